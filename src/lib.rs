@@ -1,0 +1,16 @@
+//! fenguard: a UCI proxy that validates, repairs and translates chess positions.
+//!
+//! Layers, pure to impure:
+//! - [`fen`]: parse, diagnose, validate, repair and write FEN / X-FEN / Shredder-FEN (no I/O).
+//! - [`uci`]: UCI line parsing and castling-move notation translation (no I/O).
+//! - [`session`]: the sans-I/O proxy state machine (GUI line or engine line in, actions out).
+//! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals.
+//! - [`check`]: the offline `fenguard check` command.
+
+pub mod check;
+pub mod cli;
+pub mod config;
+pub mod fen;
+pub mod proxy;
+pub mod session;
+pub mod uci;
