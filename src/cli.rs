@@ -1,8 +1,53 @@
-//! Command-line interface (clap): `fenguard [proxy options] [-- ENGINE ARGS]` and `fenguard check`.
+//! Command-line interface (clap): `fenguard [proxy options] [-- ENGINE ARGS]` and
+//! `fenguard check [OPTIONS] [FEN...]` (SPEC section 4).
 
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Parses the command line and runs the chosen command.
+use clap::{Parser, Subcommand};
+
+/// `fenguard`: a UCI proxy that validates, repairs and translates chess positions.
+#[derive(Debug, Parser)]
+#[command(name = "fenguard", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// Offline commands; without one, fenguard runs as the proxy over stdio.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Options of the proxy.
+    #[command(flatten)]
+    pub proxy: ProxyArgs,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Lint and normalize FENs from arguments, `--file F`, or standard input (`-`).
+    Check(crate::check::CheckArgs),
+}
+
+/// Options of the proxy: `fenguard [--config FILE] [--log-dir DIR] [-v...] [-- ENGINE [ARGS...]]`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ProxyArgs {
+    /// Configuration file (TOML). Default: `$FENGUARD_CONFIG`, else built-in defaults.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Directory for `fenguard.log` and `positions.jsonl` (overrides `log.dir`).
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+    /// More logging: `-v` turns on the transcript, `-vv` debug, `-vvv` trace.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// The engine and its arguments (overrides `engine.command` and `engine.args`).
+    #[arg(last = true, value_name = "ENGINE [ARGS...]")]
+    pub engine: Vec<OsString>,
+}
+
+/// Parses the command line and runs the chosen command; returns the process exit status.
 pub fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Check(args)) => crate::check::run(args),
+        None => crate::proxy::run(cli.proxy),
+    }
 }
