@@ -1,1 +1,94 @@
-//! TODO
+//! Parse and rewrite UCI protocol lines, and translate castling-move notation (no I/O).
+//!
+//! Lines are byte slices as read from a pipe: they may end in `\n` or `\r\n`, hold runs of
+//! spaces or tabs, and need not be UTF-8. Every parser here works on `&[u8]` and reports
+//! [`Token`]s with byte spans into the original line, so that a rewrite can keep every other
+//! byte identical and a diagnostic can point at its place.
+//!
+//! ```
+//! use fenguard::uci::{command_word, parse_position, PositionStart};
+//!
+//! let line = b"position startpos moves e2e4 e7e5\r\n";
+//! assert_eq!(command_word(line), b"position");
+//! let cmd = parse_position(line).unwrap();
+//! assert_eq!(cmd.start, PositionStart::Startpos);
+//! assert_eq!(cmd.moves[1].text, b"e7e5");
+//! assert_eq!(cmd.moves[1].span, 29..33);
+//! ```
+//!
+//! Modules: [`command`] (GUI commands `position`, `go`, `setoption`; engine `option` lines),
+//! [`engine_line`] (move fields of `bestmove` and `info`), [`castling`] (UCI castling
+//! notations), [`moves`] (playing and translating move lists), [`diag`] (move diagnostics).
+//! Source: the UCI protocol description (Stefan Meyer-Kahlen, April 2006), SPEC sections 3, 6, 7.
+
+pub mod castling;
+pub mod command;
+pub mod diag;
+pub mod engine_line;
+pub mod moves;
+
+use std::ops::Range;
+
+pub use castling::{Notation, Reading, read_move, write_move};
+pub use command::{
+    CommandError, EngineOption, GoCommand, PositionCommand, PositionStart, SetOption,
+    parse_check_value, parse_go, parse_option, parse_position, parse_setoption,
+};
+pub use diag::{MoveCode, MoveDiagnostic, Severity};
+pub use engine_line::{MoveField, MoveSequence, engine_move_sequences, splice};
+pub use moves::{
+    MovesOutcome, check_bestmove, play_moves, rewrite_engine_line, translate_searchmoves,
+};
+
+/// One whitespace-separated token of a line: its bytes and its half-open byte range in the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// The token's bytes (never empty, never holding ASCII whitespace).
+    pub text: &'a [u8],
+    /// Half-open byte range of `text` in the line it came from.
+    pub span: Range<usize>,
+}
+
+/// Iterator over the [`Token`]s of a line; see [`tokens`].
+#[derive(Clone, Debug)]
+pub struct Tokens<'a> {
+    line: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        let line = self.line;
+        let mut start = self.pos;
+        while start < line.len() && line[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        if start >= line.len() {
+            self.pos = line.len();
+            return None;
+        }
+        let mut end = start;
+        while end < line.len() && !line[end].is_ascii_whitespace() {
+            end += 1;
+        }
+        self.pos = end;
+        Some(Token {
+            text: &line[start..end],
+            span: start..end,
+        })
+    }
+}
+
+/// Splits a line into tokens on runs of ASCII whitespace (space, tab, `\r`, `\n`, form feed),
+/// as UCI engines do. Bytes that are not ASCII whitespace (also non-UTF-8 ones) belong to tokens.
+pub fn tokens(line: &[u8]) -> Tokens<'_> {
+    Tokens { line, pos: 0 }
+}
+
+/// The first token of a line (the UCI command word), or an empty slice for a blank line.
+/// Cheap: no allocation, stops at the end of the first token.
+pub fn command_word(line: &[u8]) -> &[u8] {
+    tokens(line).next().map_or(&[], |t| t.text)
+}

@@ -1,0 +1,334 @@
+//! Play and translate move lists: `position ... moves`, `go searchmoves`, and the engine's
+//! `bestmove` / `info` moves (replayed from the searched position).
+//!
+//! ```
+//! use fenguard::uci::{Notation, parse_position, play_moves};
+//! use shakmaty::{CastlingMode, Chess, fen::Fen};
+//!
+//! let line = b"position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1h1";
+//! let cmd = parse_position(line).unwrap();
+//! let start: Chess = Fen::from_ascii(cmd.fen().unwrap()).unwrap()
+//!     .into_position(CastlingMode::Chess960).unwrap();
+//! let out = play_moves(start, &cmd.moves, Notation::Standard, Notation::Standard, false);
+//! assert_eq!(out.moves[0].to_string(), "e1g1");
+//! assert!(out.is_complete());
+//! ```
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+use super::castling::{Notation, ReadError, read_move, write_move};
+use super::command::parse_go;
+use super::diag::{MoveCode, MoveDiagnostic};
+use super::engine_line::{MoveField, engine_move_sequences, may_hold_castle, splice};
+use super::{Token, tokens};
+
+fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// The diagnostic for a move that could not be read; `what` names the list ("move",
+/// "searchmoves move", "pv move", "bestmove").
+fn read_error_diag(
+    err: ReadError,
+    what: &str,
+    index: usize,
+    tok: &Token<'_>,
+    pos: &Chess,
+    code_override: Option<MoveCode>,
+) -> MoveDiagnostic {
+    let text = String::from_utf8_lossy(tok.text);
+    let fen = fen_of(pos);
+    let (code, message, fix) = match err {
+        ReadError::Syntax => (
+            MoveCode::BadMoveSyntax,
+            format!(
+                "{what} {index} `{text}` is not a UCI move (expected long algebraic like `e2e4` or `e7e8q`); position before it: {fen}"
+            ),
+            None,
+        ),
+        ReadError::Null => (
+            MoveCode::NullMove,
+            format!(
+                "{what} {index} `0000` is a null move, which engines do not accept here; position before it: {fen}"
+            ),
+            None,
+        ),
+        ReadError::Illegal => (
+            MoveCode::IllegalMove,
+            format!("{what} {index} `{text}` is illegal in {fen}"),
+            None,
+        ),
+        ReadError::MissingPromotion(mv) => {
+            let fix = UciMove::from_chess960(mv).to_string();
+            (
+                MoveCode::MissingPromotion,
+                format!(
+                    "{what} {index} `{text}` moves a pawn to the last rank without naming a piece in {fen}; repair: `{fix}`"
+                ),
+                Some(fix),
+            )
+        }
+    };
+    let code = code_override.unwrap_or(code);
+    let mut d = MoveDiagnostic::new(code, index, tok.text, Some(tok.span.clone()), message);
+    d.fix = fix;
+    d
+}
+
+fn ambiguous_read_diag(what: &str, index: usize, tok: &Token<'_>, pos: &Chess) -> MoveDiagnostic {
+    let text = String::from_utf8_lossy(tok.text);
+    let message = format!(
+        "{what} {index} `{text}` reads both as a king move and as castling in {}; taken as the king move",
+        fen_of(pos)
+    );
+    MoveDiagnostic::new(
+        MoveCode::AmbiguousCastlingMove,
+        index,
+        tok.text,
+        Some(tok.span.clone()),
+        message,
+    )
+}
+
+fn ambiguous_write_diag(
+    what: &str,
+    index: usize,
+    tok: &Token<'_>,
+    written: UciMove,
+    pos: &Chess,
+) -> MoveDiagnostic {
+    let text = String::from_utf8_lossy(tok.text);
+    let message = format!(
+        "{what} {index} `{text}` is castling; sent as `{written}` because its standard form would read as a king move in {}",
+        fen_of(pos)
+    );
+    MoveDiagnostic::new(
+        MoveCode::AmbiguousCastlingMove,
+        index,
+        tok.text,
+        Some(tok.span.clone()),
+        message,
+    )
+}
+
+/// Reads one move in `from` notation, writes it in `to` notation, collecting ambiguity
+/// warnings. With `repair`, a missing promotion becomes a queen (the error is still reported,
+/// with its fix). Returns the legal move and its text in `to`, or the blocking diagnostic.
+fn translate_one(
+    pos: &Chess,
+    tok: &Token<'_>,
+    index: usize,
+    what: &str,
+    (from, to): (Notation, Notation),
+    repair: bool,
+    diags: &mut Vec<MoveDiagnostic>,
+) -> Result<(Move, UciMove), MoveDiagnostic> {
+    let mv = match read_move(pos, tok.text, from) {
+        Ok(r) => {
+            if r.ambiguous {
+                diags.push(ambiguous_read_diag(what, index, tok, pos));
+            }
+            r.mv
+        }
+        Err(ReadError::MissingPromotion(mv)) if repair => {
+            diags.push(read_error_diag(ReadError::MissingPromotion(mv), what, index, tok, pos, None));
+            mv
+        }
+        Err(e) => return Err(read_error_diag(e, what, index, tok, pos, None)),
+    };
+    let (uci, ambiguous) = write_move(pos, mv, to);
+    if ambiguous {
+        diags.push(ambiguous_write_diag(what, index, tok, uci, pos));
+    }
+    Ok((mv, uci))
+}
+
+/// The result of playing a move list.
+#[derive(Clone, Debug)]
+pub struct MovesOutcome {
+    /// The moves played, in the engine's notation (one per move played; `Display` writes them).
+    pub moves: Vec<UciMove>,
+    /// The position after the moves played.
+    pub position: Chess,
+    /// Everything found, in order: ambiguity warnings, repaired promotions (severity error,
+    /// with `fix`), and the error that stopped the list, if any (last).
+    pub diagnostics: Vec<MoveDiagnostic>,
+    /// 1-based index of the move that could not be played; `None` when all were played.
+    pub stopped_at: Option<usize>,
+}
+
+impl MovesOutcome {
+    /// Whether every move was played (possibly after repairs).
+    pub fn is_complete(&self) -> bool {
+        self.stopped_at.is_none()
+    }
+}
+
+/// Plays `moves` (GUI text, read in `gui` notation) from `start`, validating each and writing
+/// each in `engine` notation. Stops at the first move that cannot be played (never cuts the
+/// list silently: [`MovesOutcome::stopped_at`]). With `repair`, a pawn move to the last rank
+/// without a piece is played as a queen promotion. Linear in the number of moves: the position
+/// is updated in place and a FEN is written only for a diagnostic.
+pub fn play_moves(
+    start: Chess,
+    moves: &[Token<'_>],
+    gui: Notation,
+    engine: Notation,
+    repair: bool,
+) -> MovesOutcome {
+    let mut pos = start;
+    let mut out = Vec::with_capacity(moves.len());
+    let mut diagnostics = Vec::new();
+    for (i, tok) in moves.iter().enumerate() {
+        match translate_one(&pos, tok, i + 1, "move", (gui, engine), repair, &mut diagnostics) {
+            Ok((mv, uci)) => {
+                pos.play_unchecked(mv);
+                out.push(uci);
+            }
+            Err(d) => {
+                diagnostics.push(d);
+                return MovesOutcome {
+                    moves: out,
+                    position: pos,
+                    diagnostics,
+                    stopped_at: Some(i + 1),
+                };
+            }
+        }
+    }
+    MovesOutcome {
+        moves: out,
+        position: pos,
+        diagnostics,
+        stopped_at: None,
+    }
+}
+
+/// Translates the moves after `searchmoves` in a `go` line from `gui` to `engine` notation,
+/// each read in `pos` (the position the search starts from). Every other byte stays as sent;
+/// the line comes back borrowed when nothing changes (also for lines that are not `go`). A move
+/// that cannot be read is left as sent and reported; with `repair` a missing promotion becomes
+/// a queen promotion.
+pub fn translate_searchmoves<'a>(
+    line: &'a [u8],
+    pos: &Chess,
+    gui: Notation,
+    engine: Notation,
+    repair: bool,
+) -> (Cow<'a, [u8]>, Vec<MoveDiagnostic>) {
+    let mut diags = Vec::new();
+    let mut reps = Vec::new();
+    let Some(go) = parse_go(line) else {
+        return (Cow::Borrowed(line), diags);
+    };
+    for (i, tok) in go.searchmoves.iter().enumerate() {
+        let what = "searchmoves move";
+        match translate_one(pos, tok, i + 1, what, (gui, engine), repair, &mut diags) {
+            Ok((_, uci)) => push_if_changed(&mut reps, tok, uci),
+            Err(d) => diags.push(d),
+        }
+    }
+    (splice(line, &reps), diags)
+}
+
+fn push_if_changed(reps: &mut Vec<(Range<usize>, Vec<u8>)>, tok: &Token<'_>, uci: UciMove) {
+    let text = uci.to_string();
+    if text.as_bytes() != tok.text {
+        reps.push((tok.span.clone(), text.into_bytes()));
+    }
+}
+
+/// Rewrites the castling moves of an engine `bestmove` or `info` line from `engine` to `gui`
+/// notation, interpreting each sequence by replaying it from `root` (the searched position).
+/// A sequence is translated up to its first move that does not parse or is not legal; the rest
+/// stays as sent. Every other byte is kept; the line comes back borrowed (no allocation) when
+/// nothing changes, when the notations are equal, or when no token looks like a back-rank move.
+/// Diagnostics: `ambiguous-castling-move` warnings for castles written in king-takes-rook form.
+pub fn rewrite_engine_line<'a>(
+    line: &'a [u8],
+    root: &Chess,
+    engine: Notation,
+    gui: Notation,
+) -> (Cow<'a, [u8]>, Vec<MoveDiagnostic>) {
+    let mut diags = Vec::new();
+    if engine == gui || !may_hold_castle(line) {
+        return (Cow::Borrowed(line), diags);
+    }
+    let mut reps = Vec::new();
+    for seq in engine_move_sequences(line) {
+        let what = match seq.field {
+            MoveField::BestMove => "bestmove/ponder move",
+            MoveField::Pv => "pv move",
+            MoveField::CurrMove => "currmove",
+            MoveField::Refutation => "refutation move",
+            MoveField::CurrLine => "currline move",
+        };
+        let mut pos = root.clone();
+        for (i, tok) in seq.moves.iter().enumerate() {
+            let Ok((mv, uci)) = translate_one(&pos, tok, i + 1, what, (engine, gui), false, &mut diags)
+            else {
+                break;
+            };
+            push_if_changed(&mut reps, tok, uci);
+            pos.play_unchecked(mv);
+        }
+    }
+    reps.sort_by_key(|(r, _)| r.start);
+    (splice(line, &reps), diags)
+}
+
+/// Checks the engine's `bestmove <m> [ponder <p>]` in `root` (the searched position), read in
+/// `engine` notation: `m` must be legal in `root`, `p` legal after `m`. `bestmove (none)` or
+/// `bestmove 0000` is accepted only when `root` has no legal move. Returns the
+/// `illegal-bestmove` diagnostics (index 1 for `bestmove`, 2 for `ponder`), empty when fine or
+/// when the line is not a `bestmove`.
+pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDiagnostic> {
+    let mut diags = Vec::new();
+    let mut toks = tokens(line);
+    if toks.next().is_none_or(|t| t.text != b"bestmove") {
+        return diags;
+    }
+    let Some(best) = toks.next() else {
+        return diags;
+    };
+    let code = Some(MoveCode::IllegalBestmove);
+    if best.text == b"(none)" || best.text == b"0000" {
+        if !root.legal_moves().is_empty() {
+            let message = format!(
+                "bestmove `{}` names no move, but {} has legal moves",
+                String::from_utf8_lossy(best.text),
+                fen_of(root)
+            );
+            diags.push(MoveDiagnostic::new(
+                MoveCode::IllegalBestmove,
+                1,
+                best.text,
+                Some(best.span),
+                message,
+            ));
+        }
+        return diags;
+    }
+    let mv = match read_move(root, best.text, engine) {
+        Ok(r) => r.mv,
+        Err(e) => {
+            diags.push(read_error_diag(e, "bestmove", 1, &best, root, code));
+            return diags;
+        }
+    };
+    if let (Some(kw), Some(ponder)) = (toks.next(), toks.next())
+        && kw.text == b"ponder"
+    {
+        let mut after = root.clone();
+        after.play_unchecked(mv);
+        if let Err(e) = read_move(&after, ponder.text, engine) {
+            diags.push(read_error_diag(e, "ponder move", 2, &ponder, &after, code));
+        }
+    }
+    diags
+}
