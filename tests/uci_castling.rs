@@ -196,7 +196,11 @@ fn engine_castle_with_rook_on_f1_reaches_standard_gui_as_e1g1() {
 #[test]
 fn castling_without_the_right_is_illegal() {
     assert_eq!(
-        read_move(&pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1"), b"e1g1", Notation::Standard),
+        read_move(
+            &pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1"),
+            b"e1g1",
+            Notation::Standard
+        ),
         Err(ReadError::Illegal)
     );
 }
@@ -205,7 +209,12 @@ fn castling_without_the_right_is_illegal() {
 fn ordinary_king_move_is_not_flagged() {
     let r = read_move(&pos(STD), b"e1f1", Notation::Standard).unwrap();
     assert!(!r.ambiguous);
-    assert_eq!(write_move(&pos(STD), r.mv, Notation::Standard).0.to_string(), "e1f1");
+    assert_eq!(
+        write_move(&pos(STD), r.mv, Notation::Standard)
+            .0
+            .to_string(),
+        "e1f1"
+    );
 }
 
 #[test]
@@ -232,16 +241,31 @@ fn missing_promotion_offers_queen() {
 fn upper_case_promotion_is_read_and_written_lower_case() {
     let p = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
     let r = read_move(&p, b"a7a8N", Notation::Standard).unwrap();
-    assert_eq!(write_move(&p, r.mv, Notation::Standard).0.to_string(), "a7a8n");
+    assert_eq!(
+        write_move(&p, r.mv, Notation::Standard).0.to_string(),
+        "a7a8n"
+    );
 }
 
 #[test]
 fn null_move_and_bad_syntax_and_drops_are_errors() {
     let p = pos(STD);
-    assert_eq!(read_move(&p, b"0000", Notation::Standard), Err(ReadError::Null));
-    assert_eq!(read_move(&p, b"e1g9", Notation::Standard), Err(ReadError::Syntax));
-    assert_eq!(read_move(&p, b"E1G1", Notation::Standard), Err(ReadError::Syntax));
-    assert_eq!(read_move(&p, b"Q@e4", Notation::Standard), Err(ReadError::Illegal));
+    assert_eq!(
+        read_move(&p, b"0000", Notation::Standard),
+        Err(ReadError::Null)
+    );
+    assert_eq!(
+        read_move(&p, b"e1g9", Notation::Standard),
+        Err(ReadError::Syntax)
+    );
+    assert_eq!(
+        read_move(&p, b"E1G1", Notation::Standard),
+        Err(ReadError::Syntax)
+    );
+    assert_eq!(
+        read_move(&p, b"Q@e4", Notation::Standard),
+        Err(ReadError::Illegal)
+    );
 }
 
 #[test]
@@ -260,7 +284,10 @@ fn en_passant_capture_is_read() {
 #[test]
 fn king_promotion_text_is_illegal() {
     let p = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    assert_eq!(read_move(&p, b"e1e2q", Notation::Standard), Err(ReadError::Illegal));
+    assert_eq!(
+        read_move(&p, b"e1e2q", Notation::Standard),
+        Err(ReadError::Illegal)
+    );
 }
 
 /// Back rank of Chess960 start position `n` (0..960), Scharnagl's numbering.
@@ -276,7 +303,18 @@ fn chess960_back_rank(mut n: usize) -> String {
     };
     place(n % 6, 'Q');
     n /= 6;
-    let knights = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let knights = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
     let (a, b) = knights[n];
     place(b, 'N');
     place(a, 'N');

@@ -51,7 +51,10 @@ fn position_fen_range_spans_whitespace_runs_up_to_moves() {
 fn position_fen_with_empty_moves_list() {
     let line = b"position fen 5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - moves";
     let cmd = parse_position(line).unwrap();
-    assert_eq!(cmd.fen().unwrap(), b"5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - -");
+    assert_eq!(
+        cmd.fen().unwrap(),
+        b"5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - -"
+    );
     assert_eq!(cmd.moves_keyword.unwrap().span, 64..69);
     assert!(cmd.moves.is_empty());
 }
@@ -113,7 +116,10 @@ fn position_startpos_followed_by_junk_is_an_error() {
 
 #[test]
 fn parse_position_refuses_other_commands() {
-    assert_eq!(parse_position(b"positions startpos"), Err(CommandError::NotPosition));
+    assert_eq!(
+        parse_position(b"positions startpos"),
+        Err(CommandError::NotPosition)
+    );
 }
 
 #[test]

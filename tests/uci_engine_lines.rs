@@ -21,7 +21,10 @@ fn fields(line: &[u8]) -> Vec<(MoveField, Vec<String>)> {
     engine_move_sequences(line)
         .into_iter()
         .map(|s| {
-            let moves = s.moves.iter().map(|t| String::from_utf8_lossy(t.text).into_owned());
+            let moves = s
+                .moves
+                .iter()
+                .map(|t| String::from_utf8_lossy(t.text).into_owned());
             (s.field, moves.collect())
         })
         .collect()
@@ -45,7 +48,10 @@ fn bestmove_with_ponder_is_one_sequence() {
 #[test]
 fn info_pv_after_score_and_counters() {
     let line = b"info depth 12 seldepth 15 multipv 1 score cp -23 lowerbound nodes 100 nps 5 hashfull 3 tbhits 0 time 9 pv e2e4 e7e5 g1f3";
-    assert_eq!(fields(line), vec![(MoveField::Pv, strs(&["e2e4", "e7e5", "g1f3"]))]);
+    assert_eq!(
+        fields(line),
+        vec![(MoveField::Pv, strs(&["e2e4", "e7e5", "g1f3"]))]
+    );
 }
 
 #[test]
@@ -110,7 +116,10 @@ fn castle_filter_sees_back_rank_moves_only() {
 fn pv_castle_rewritten_for_standard_gui_other_bytes_kept() {
     let line = b"info depth 3  score cp 10 pv e1h1 e8a8\ta1d1\r\n";
     let (out, diags) = rewrite_engine_line(line, &pos(STD), Notation::Chess960, Notation::Standard);
-    assert_eq!(&out[..], b"info depth 3  score cp 10 pv e1g1 e8c8\ta1d1\r\n");
+    assert_eq!(
+        &out[..],
+        b"info depth 3  score cp 10 pv e1g1 e8c8\ta1d1\r\n"
+    );
     assert!(diags.is_empty());
 }
 
@@ -150,15 +159,30 @@ fn pv_translation_stops_at_first_illegal_move() {
 #[test]
 fn currmove_and_bestmove_ponder_rewritten() {
     let root = pos(STD);
-    let (out, _) = rewrite_engine_line(b"info currmove e1a1", &root, Notation::Chess960, Notation::Standard);
+    let (out, _) = rewrite_engine_line(
+        b"info currmove e1a1",
+        &root,
+        Notation::Chess960,
+        Notation::Standard,
+    );
     assert_eq!(&out[..], b"info currmove e1c1");
-    let (out, _) = rewrite_engine_line(b"bestmove e1h1 ponder e8a8", &root, Notation::Chess960, Notation::Standard);
+    let (out, _) = rewrite_engine_line(
+        b"bestmove e1h1 ponder e8a8",
+        &root,
+        Notation::Chess960,
+        Notation::Standard,
+    );
     assert_eq!(&out[..], b"bestmove e1g1 ponder e8c8");
 }
 
 #[test]
 fn r07_engine_castle_kept_as_king_takes_rook_and_flagged() {
-    let (out, diags) = rewrite_engine_line(b"bestmove f1h1", &pos(R07), Notation::Chess960, Notation::Standard);
+    let (out, diags) = rewrite_engine_line(
+        b"bestmove f1h1",
+        &pos(R07),
+        Notation::Chess960,
+        Notation::Standard,
+    );
     assert!(matches!(out, Cow::Borrowed(_)));
     assert_eq!(&out[..], b"bestmove f1h1");
     assert_eq!(diags.len(), 1);
@@ -174,13 +198,25 @@ fn unchanged_line_is_borrowed() {
 
 #[test]
 fn equal_notations_never_rewrite() {
-    let (out, _) = rewrite_engine_line(b"info pv e1h1", &pos(STD), Notation::Chess960, Notation::Chess960);
+    let (out, _) = rewrite_engine_line(
+        b"info pv e1h1",
+        &pos(STD),
+        Notation::Chess960,
+        Notation::Chess960,
+    );
     assert!(matches!(out, Cow::Borrowed(b"info pv e1h1")));
 }
 
 #[test]
 fn legal_bestmove_and_ponder_pass() {
-    assert!(check_bestmove(b"bestmove e2e4 ponder e7e5", &Chess::default(), Notation::Standard).is_empty());
+    assert!(
+        check_bestmove(
+            b"bestmove e2e4 ponder e7e5",
+            &Chess::default(),
+            Notation::Standard
+        )
+        .is_empty()
+    );
 }
 
 #[test]
@@ -197,7 +233,11 @@ fn illegal_bestmove_is_reported() {
 
 #[test]
 fn illegal_ponder_is_checked_after_bestmove() {
-    let d = check_bestmove(b"bestmove e2e4 ponder e2e4", &Chess::default(), Notation::Standard);
+    let d = check_bestmove(
+        b"bestmove e2e4 ponder e2e4",
+        &Chess::default(),
+        Notation::Standard,
+    );
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].code, MoveCode::IllegalBestmove);
     assert_eq!(d[0].index, 2);

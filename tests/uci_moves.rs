@@ -18,7 +18,11 @@ fn fen(p: &Chess) -> String {
 }
 
 fn joined(moves: &[shakmaty::uci::UciMove]) -> String {
-    moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 const R10: &str = "position startpos moves e2e4 e7e6 d2d4 d7d5 c1e3 d5e4 b1d2 g8f6 c2c3 f8e7 d1c2 f6d5 d2e4 f7f5 e4g3 f5f4 e3d2 f4g3 h2g3 g7g6";
@@ -28,7 +32,13 @@ fn r08_position_line_translated_for_standard_engine() {
     let line = b"position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1h1";
     let cmd = parse_position(line).unwrap();
     let start = pos(std::str::from_utf8(cmd.fen().unwrap()).unwrap());
-    let out = play_moves(start, &cmd.moves, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        start,
+        &cmd.moves,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     assert_eq!(joined(&out.moves), "e1g1");
     assert_eq!(fen(&out.position), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 5 1");
     assert!(out.diagnostics.is_empty());
@@ -51,7 +61,13 @@ fn standard_gui_castle_goes_to_chess960_engine_as_king_takes_rook() {
 #[test]
 fn r10_startpos_game_plays_to_expected_position() {
     let cmd = parse_position(R10.as_bytes()).unwrap();
-    let out = play_moves(Chess::default(), &cmd.moves, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        Chess::default(),
+        &cmd.moves,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     assert!(out.is_complete());
     assert_eq!(out.moves.len(), 20);
     assert_eq!(
@@ -63,7 +79,13 @@ fn r10_startpos_game_plays_to_expected_position() {
 #[test]
 fn r10_searchmoves_long_castle_is_legal_and_kept_for_standard_engine() {
     let cmd = parse_position(R10.as_bytes()).unwrap();
-    let out = play_moves(Chess::default(), &cmd.moves, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        Chess::default(),
+        &cmd.moves,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     let (line, diags) = translate_searchmoves(
         b"go nodes 1 searchmoves e1c1",
         &out.position,
@@ -78,7 +100,13 @@ fn r10_searchmoves_long_castle_is_legal_and_kept_for_standard_engine() {
 #[test]
 fn searchmoves_translated_for_chess960_engine_other_bytes_kept() {
     let cmd = parse_position(R10.as_bytes()).unwrap();
-    let out = play_moves(Chess::default(), &cmd.moves, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        Chess::default(),
+        &cmd.moves,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     let (line, diags) = translate_searchmoves(
         b"go  nodes 1 searchmoves e1c1\tc2c1 movetime 5\r\n",
         &out.position,
@@ -86,7 +114,10 @@ fn searchmoves_translated_for_chess960_engine_other_bytes_kept() {
         Notation::Chess960,
         false,
     );
-    assert_eq!(&line[..], b"go  nodes 1 searchmoves e1a1\tc2c1 movetime 5\r\n");
+    assert_eq!(
+        &line[..],
+        b"go  nodes 1 searchmoves e1a1\tc2c1 movetime 5\r\n"
+    );
     assert!(diags.is_empty());
 }
 
@@ -111,7 +142,13 @@ fn r11_illegal_move_names_index_text_and_position() {
     let line = b"position fen r4rk1/1R5p/3p1q2/p1pP4/P7/7P/6P1/1R1Q3K b - - 0 24 moves b8e8";
     let cmd = parse_position(line).unwrap();
     let start = pos("r4rk1/1R5p/3p1q2/p1pP4/P7/7P/6P1/1R1Q3K b - - 0 24");
-    let out = play_moves(start, &cmd.moves, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        start,
+        &cmd.moves,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     assert_eq!(out.stopped_at, Some(1));
     let d = &out.diagnostics[0];
     assert_eq!(d.code.as_str(), "illegal-move");
@@ -126,7 +163,13 @@ fn r11_illegal_move_names_index_text_and_position() {
 #[test]
 fn list_stops_at_first_illegal_move_and_keeps_earlier_ones() {
     let toks: Vec<_> = tokens(b"e2e4 e7e5 e2e5 g1f3").collect();
-    let out = play_moves(Chess::default(), &toks, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        Chess::default(),
+        &toks,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     assert_eq!(out.stopped_at, Some(3));
     assert_eq!(joined(&out.moves), "e2e4 e7e5");
     assert_eq!(
@@ -138,7 +181,13 @@ fn list_stops_at_first_illegal_move_and_keeps_earlier_ones() {
 #[test]
 fn null_move_in_list_is_null_move_error() {
     let toks: Vec<_> = tokens(b"e2e4 0000").collect();
-    let out = play_moves(Chess::default(), &toks, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        Chess::default(),
+        &toks,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     assert_eq!(out.stopped_at, Some(2));
     assert_eq!(out.diagnostics[0].code.as_str(), "null-move");
 }
@@ -146,7 +195,13 @@ fn null_move_in_list_is_null_move_error() {
 #[test]
 fn bad_syntax_is_bad_move_syntax_with_span() {
     let toks: Vec<_> = tokens(b"e2e4  e7e9").collect();
-    let out = play_moves(Chess::default(), &toks, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        Chess::default(),
+        &toks,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     let d = &out.diagnostics[0];
     assert_eq!(d.code.as_str(), "bad-move-syntax");
     assert_eq!(d.span, Some(6..10));
@@ -156,7 +211,13 @@ fn bad_syntax_is_bad_move_syntax_with_span() {
 #[test]
 fn missing_promotion_stops_without_repair() {
     let toks: Vec<_> = tokens(b"a7a8").collect();
-    let out = play_moves(pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"), &toks, Notation::Standard, Notation::Standard, false);
+    let out = play_moves(
+        pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"),
+        &toks,
+        Notation::Standard,
+        Notation::Standard,
+        false,
+    );
     assert_eq!(out.stopped_at, Some(1));
     assert_eq!(out.diagnostics[0].code.as_str(), "missing-promotion");
     assert_eq!(out.diagnostics[0].fix.as_deref(), Some("a7a8q"));
@@ -165,7 +226,13 @@ fn missing_promotion_stops_without_repair() {
 #[test]
 fn missing_promotion_repaired_with_queen() {
     let toks: Vec<_> = tokens(b"a7a8 e8e7").collect();
-    let out = play_moves(pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"), &toks, Notation::Standard, Notation::Standard, true);
+    let out = play_moves(
+        pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"),
+        &toks,
+        Notation::Standard,
+        Notation::Standard,
+        true,
+    );
     assert!(out.is_complete());
     assert_eq!(joined(&out.moves), "a7a8q e8e7");
     assert_eq!(out.diagnostics.len(), 1);
@@ -176,7 +243,13 @@ fn missing_promotion_repaired_with_queen() {
 #[test]
 fn r09_chess960_gui_king_stays_castle_forwarded_unchanged() {
     let toks: Vec<_> = tokens(b"g1h1").collect();
-    let out = play_moves(pos("4k3/8/8/8/8/8/8/6KR w K - 0 1"), &toks, Notation::Chess960, Notation::Chess960, false);
+    let out = play_moves(
+        pos("4k3/8/8/8/8/8/8/6KR w K - 0 1"),
+        &toks,
+        Notation::Chess960,
+        Notation::Chess960,
+        false,
+    );
     assert_eq!(joined(&out.moves), "g1h1");
     assert_eq!(fen(&out.position), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
 }
@@ -184,7 +257,13 @@ fn r09_chess960_gui_king_stays_castle_forwarded_unchanged() {
 #[test]
 fn detect_mode_ambiguous_gui_king_move_played_as_king_move_with_warning() {
     let toks: Vec<_> = tokens(b"f1g1").collect();
-    let out = play_moves(pos("4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1"), &toks, Notation::Standard, Notation::Chess960, false);
+    let out = play_moves(
+        pos("4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1"),
+        &toks,
+        Notation::Standard,
+        Notation::Chess960,
+        false,
+    );
     assert!(out.is_complete());
     assert_eq!(joined(&out.moves), "f1g1");
     assert_eq!(out.diagnostics[0].code.as_str(), "ambiguous-castling-move");
@@ -197,7 +276,13 @@ fn ten_thousand_moves_play_in_linear_time() {
     let text = "g1f3 g8f6 f3g1 f6g8 ".repeat(2500);
     let toks: Vec<_> = tokens(text.as_bytes()).collect();
     let t = std::time::Instant::now();
-    let out = play_moves(Chess::default(), &toks, Notation::Standard, Notation::Chess960, false);
+    let out = play_moves(
+        Chess::default(),
+        &toks,
+        Notation::Standard,
+        Notation::Chess960,
+        false,
+    );
     let elapsed = t.elapsed();
     assert!(out.is_complete());
     assert_eq!(out.moves.len(), 10_000);

@@ -343,7 +343,9 @@ pub fn parse_option(line: &[u8]) -> Option<EngineOption<'_>> {
     let mut in_default: Option<Vec<Token<'_>>> = None;
     for t in toks {
         match t.text {
-            b"default" if default.is_none() && in_default.is_none() => in_default = Some(Vec::new()),
+            b"default" if default.is_none() && in_default.is_none() => {
+                in_default = Some(Vec::new())
+            }
             b"min" | b"max" | b"var" | b"default" => {
                 if let Some(d) = in_default.take() {
                     default = Some(d);

@@ -136,7 +136,14 @@ fn translate_one(
             r.mv
         }
         Err(ReadError::MissingPromotion(mv)) if repair => {
-            diags.push(read_error_diag(ReadError::MissingPromotion(mv), what, index, tok, pos, None));
+            diags.push(read_error_diag(
+                ReadError::MissingPromotion(mv),
+                what,
+                index,
+                tok,
+                pos,
+                None,
+            ));
             mv
         }
         Err(e) => return Err(read_error_diag(e, what, index, tok, pos, None)),
@@ -185,7 +192,15 @@ pub fn play_moves(
     let mut out = Vec::with_capacity(moves.len());
     let mut diagnostics = Vec::new();
     for (i, tok) in moves.iter().enumerate() {
-        match translate_one(&pos, tok, i + 1, "move", (gui, engine), repair, &mut diagnostics) {
+        match translate_one(
+            &pos,
+            tok,
+            i + 1,
+            "move",
+            (gui, engine),
+            repair,
+            &mut diagnostics,
+        ) {
             Ok((mv, uci)) => {
                 pos.play_unchecked(mv);
                 out.push(uci);
@@ -270,7 +285,8 @@ pub fn rewrite_engine_line<'a>(
         };
         let mut pos = root.clone();
         for (i, tok) in seq.moves.iter().enumerate() {
-            let Ok((mv, uci)) = translate_one(&pos, tok, i + 1, what, (engine, gui), false, &mut diags)
+            let Ok((mv, uci)) =
+                translate_one(&pos, tok, i + 1, what, (engine, gui), false, &mut diags)
             else {
                 break;
             };
