@@ -1,7 +1,8 @@
 //! Playing `position ... moves` lists and `go searchmoves`: validation, translation, diagnostics.
 
 use fenguard::uci::{
-    MoveCode, Notation, Severity, parse_position, play_moves, tokens, translate_searchmoves,
+    MoveCode, MovesOutcome, Notation, Severity, parse_position, play_moves, tokens,
+    translate_searchmoves,
 };
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
@@ -23,6 +24,12 @@ fn joined(moves: &[shakmaty::uci::UciMove]) -> String {
         .map(|m| m.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Plays the whitespace-separated `moves` from `start`.
+fn play(start: Chess, moves: &str, gui: Notation, engine: Notation, repair: bool) -> MovesOutcome {
+    let toks: Vec<_> = tokens(moves.as_bytes()).collect();
+    play_moves(start, &toks, gui, engine, repair)
 }
 
 const R10: &str = "position startpos moves e2e4 e7e6 d2d4 d7d5 c1e3 d5e4 b1d2 g8f6 c2c3 f8e7 d1c2 f6d5 d2e4 f7f5 e4g3 f5f4 e3d2 f4g3 h2g3 g7g6";
@@ -58,16 +65,33 @@ fn standard_gui_castle_goes_to_chess960_engine_as_king_takes_rook() {
     assert_eq!(joined(&out.moves), "e1h1 e8a8");
 }
 
-#[test]
-fn r10_startpos_game_plays_to_expected_position() {
+/// Translates a `go` line from a standard-notation GUI, without repair.
+fn searchmoves<'a>(
+    line: &'a [u8],
+    pos: &Chess,
+    engine: Notation,
+) -> (
+    std::borrow::Cow<'a, [u8]>,
+    Vec<fenguard::uci::MoveDiagnostic>,
+) {
+    translate_searchmoves(line, pos, Notation::Standard, engine, false)
+}
+
+/// R10's `position startpos moves ...` played in standard notation.
+fn r10_game() -> MovesOutcome {
     let cmd = parse_position(R10.as_bytes()).unwrap();
-    let out = play_moves(
+    play_moves(
         Chess::default(),
         &cmd.moves,
         Notation::Standard,
         Notation::Standard,
         false,
-    );
+    )
+}
+
+#[test]
+fn r10_startpos_game_plays_to_expected_position() {
+    let out = r10_game();
     assert!(out.is_complete());
     assert_eq!(out.moves.len(), 20);
     assert_eq!(
@@ -78,20 +102,11 @@ fn r10_startpos_game_plays_to_expected_position() {
 
 #[test]
 fn r10_searchmoves_long_castle_is_legal_and_kept_for_standard_engine() {
-    let cmd = parse_position(R10.as_bytes()).unwrap();
-    let out = play_moves(
-        Chess::default(),
-        &cmd.moves,
-        Notation::Standard,
-        Notation::Standard,
-        false,
-    );
-    let (line, diags) = translate_searchmoves(
+    let out = r10_game();
+    let (line, diags) = searchmoves(
         b"go nodes 1 searchmoves e1c1",
         &out.position,
         Notation::Standard,
-        Notation::Standard,
-        false,
     );
     assert_eq!(&line[..], b"go nodes 1 searchmoves e1c1");
     assert!(diags.is_empty());
@@ -99,20 +114,11 @@ fn r10_searchmoves_long_castle_is_legal_and_kept_for_standard_engine() {
 
 #[test]
 fn searchmoves_translated_for_chess960_engine_other_bytes_kept() {
-    let cmd = parse_position(R10.as_bytes()).unwrap();
-    let out = play_moves(
-        Chess::default(),
-        &cmd.moves,
-        Notation::Standard,
-        Notation::Standard,
-        false,
-    );
-    let (line, diags) = translate_searchmoves(
+    let out = r10_game();
+    let (line, diags) = searchmoves(
         b"go  nodes 1 searchmoves e1c1\tc2c1 movetime 5\r\n",
         &out.position,
-        Notation::Standard,
         Notation::Chess960,
-        false,
     );
     assert_eq!(
         &line[..],
@@ -162,10 +168,9 @@ fn r11_illegal_move_names_index_text_and_position() {
 
 #[test]
 fn list_stops_at_first_illegal_move_and_keeps_earlier_ones() {
-    let toks: Vec<_> = tokens(b"e2e4 e7e5 e2e5 g1f3").collect();
-    let out = play_moves(
+    let out = play(
         Chess::default(),
-        &toks,
+        "e2e4 e7e5 e2e5 g1f3",
         Notation::Standard,
         Notation::Standard,
         false,
@@ -180,10 +185,9 @@ fn list_stops_at_first_illegal_move_and_keeps_earlier_ones() {
 
 #[test]
 fn null_move_in_list_is_null_move_error() {
-    let toks: Vec<_> = tokens(b"e2e4 0000").collect();
-    let out = play_moves(
+    let out = play(
         Chess::default(),
-        &toks,
+        "e2e4 0000",
         Notation::Standard,
         Notation::Standard,
         false,
@@ -194,10 +198,9 @@ fn null_move_in_list_is_null_move_error() {
 
 #[test]
 fn bad_syntax_is_bad_move_syntax_with_span() {
-    let toks: Vec<_> = tokens(b"e2e4  e7e9").collect();
-    let out = play_moves(
+    let out = play(
         Chess::default(),
-        &toks,
+        "e2e4  e7e9",
         Notation::Standard,
         Notation::Standard,
         false,
@@ -210,10 +213,9 @@ fn bad_syntax_is_bad_move_syntax_with_span() {
 
 #[test]
 fn missing_promotion_stops_without_repair() {
-    let toks: Vec<_> = tokens(b"a7a8").collect();
-    let out = play_moves(
+    let out = play(
         pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"),
-        &toks,
+        "a7a8",
         Notation::Standard,
         Notation::Standard,
         false,
@@ -225,10 +227,9 @@ fn missing_promotion_stops_without_repair() {
 
 #[test]
 fn missing_promotion_repaired_with_queen() {
-    let toks: Vec<_> = tokens(b"a7a8 e8e7").collect();
-    let out = play_moves(
+    let out = play(
         pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"),
-        &toks,
+        "a7a8 e8e7",
         Notation::Standard,
         Notation::Standard,
         true,
@@ -242,10 +243,9 @@ fn missing_promotion_repaired_with_queen() {
 
 #[test]
 fn r09_chess960_gui_king_stays_castle_forwarded_unchanged() {
-    let toks: Vec<_> = tokens(b"g1h1").collect();
-    let out = play_moves(
+    let out = play(
         pos("4k3/8/8/8/8/8/8/6KR w K - 0 1"),
-        &toks,
+        "g1h1",
         Notation::Chess960,
         Notation::Chess960,
         false,
@@ -256,10 +256,9 @@ fn r09_chess960_gui_king_stays_castle_forwarded_unchanged() {
 
 #[test]
 fn detect_mode_ambiguous_gui_king_move_played_as_king_move_with_warning() {
-    let toks: Vec<_> = tokens(b"f1g1").collect();
-    let out = play_moves(
+    let out = play(
         pos("4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1"),
-        &toks,
+        "f1g1",
         Notation::Standard,
         Notation::Chess960,
         false,

@@ -80,33 +80,10 @@ fn read_error_diag(
     d
 }
 
-fn ambiguous_read_diag(what: &str, index: usize, tok: &Token<'_>, pos: &Chess) -> MoveDiagnostic {
+/// An `ambiguous-castling-move` warning; `why` completes "{what} {index} `{text}` ...".
+fn ambiguous_diag(what: &str, index: usize, tok: &Token<'_>, why: &str) -> MoveDiagnostic {
     let text = String::from_utf8_lossy(tok.text);
-    let message = format!(
-        "{what} {index} `{text}` reads both as a king move and as castling in {}; taken as the king move",
-        fen_of(pos)
-    );
-    MoveDiagnostic::new(
-        MoveCode::AmbiguousCastlingMove,
-        index,
-        tok.text,
-        Some(tok.span.clone()),
-        message,
-    )
-}
-
-fn ambiguous_write_diag(
-    what: &str,
-    index: usize,
-    tok: &Token<'_>,
-    written: UciMove,
-    pos: &Chess,
-) -> MoveDiagnostic {
-    let text = String::from_utf8_lossy(tok.text);
-    let message = format!(
-        "{what} {index} `{text}` is castling; sent as `{written}` because its standard form would read as a king move in {}",
-        fen_of(pos)
-    );
+    let message = format!("{what} {index} `{text}` {why}");
     MoveDiagnostic::new(
         MoveCode::AmbiguousCastlingMove,
         index,
@@ -131,7 +108,11 @@ fn translate_one(
     let mv = match read_move(pos, tok.text, from) {
         Ok(r) => {
             if r.ambiguous {
-                diags.push(ambiguous_read_diag(what, index, tok, pos));
+                let why = format!(
+                    "reads both as a king move and as castling in {}; taken as the king move",
+                    fen_of(pos)
+                );
+                diags.push(ambiguous_diag(what, index, tok, &why));
             }
             r.mv
         }
@@ -150,7 +131,11 @@ fn translate_one(
     };
     let (uci, ambiguous) = write_move(pos, mv, to);
     if ambiguous {
-        diags.push(ambiguous_write_diag(what, index, tok, uci, pos));
+        let why = format!(
+            "is castling; sent as `{uci}` because its standard form would read as a king move in {}",
+            fen_of(pos)
+        );
+        diags.push(ambiguous_diag(what, index, tok, &why));
     }
     Ok((mv, uci))
 }
