@@ -363,3 +363,38 @@ proptest::proptest! {
         }
     }
 }
+
+proptest::proptest! {
+    #[test]
+    fn translated_move_lists_reach_the_same_position_in_the_engine_notation(
+        n in 0usize..960,
+        choices in proptest::collection::vec(0usize..1000, 0..60),
+        gui_960 in proptest::bool::ANY,
+        engine_960 in proptest::bool::ANY,
+    ) {
+        use fenguard::uci::{play_moves, tokens};
+        let (gui, engine) = (Notation::from_chess960(gui_960), Notation::from_chess960(engine_960));
+        let start = chess960_start(n);
+        let mut p = start.clone();
+        let mut gui_text = String::new();
+        for c in choices {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal.iter().find(|m| m.is_castle()).copied().unwrap_or(legal[c % legal.len()]);
+            gui_text.push_str(&format!("{} ", write_move(&p, m, gui).0));
+            p.play_unchecked(m);
+        }
+        let toks: Vec<_> = tokens(gui_text.as_bytes()).collect();
+        let out = play_moves(start.clone(), &toks, gui, engine, false);
+        proptest::prop_assert!(out.is_complete());
+        proptest::prop_assert_eq!(&out.position, &p);
+        let engine_text: Vec<String> = out.moves.iter().map(|m| m.to_string()).collect();
+        let engine_text = engine_text.join(" ");
+        let toks: Vec<_> = tokens(engine_text.as_bytes()).collect();
+        let replayed = play_moves(start, &toks, engine, engine, false);
+        proptest::prop_assert!(replayed.is_complete());
+        proptest::prop_assert_eq!(&replayed.position, &p);
+    }
+}
