@@ -126,6 +126,38 @@ DIFFERENCES = (
                without_trailing_slash, optional=True),
 )
 
+def queenside_letter_without_rook(line: str) -> bool:
+    """python-chess 1.11.2 quirk: `Q`/`q` for a color with no rook on its back rank is
+    silently ignored (`_set_castling_fen` takes `lsb(0) == -1 < king`), so the position stays
+    valid, while `K`/`k` without a rook makes it invalid (BAD_CASTLING_RIGHTS)."""
+    fields = line.split()
+    if len(fields) < 3:
+        return False
+    board = chess.Board(line, chess960=True)
+    for letter, color, rank in (("Q", chess.WHITE, chess.BB_RANK_1), ("q", chess.BLACK, chess.BB_RANK_8)):
+        if letter in fields[2] and not board.pieces_mask(chess.ROOK, color) & rank:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Quirk:
+    """A python-chess quirk on inputs it accepts and calls valid: fenguard may match
+    python-chess or reject the input with one of `codes` as an error."""
+
+    name: str
+    codes: tuple[str, ...]
+    reason: str
+    applies: Callable[[str], bool]
+
+
+QUIRKS = (
+    Quirk("queenside-letter-without-rook", ("castling-without-rook",),
+          "python-chess drops a `Q`/`q` castling letter without complaint when that color "
+          "has no rook on its back rank (but calls the same with `K`/`k` invalid); SPEC's "
+          "`castling-without-rook` names it an error.", queenside_letter_without_rook),
+)
+
 # python-chess leniencies the corpus deliberately does not generate (fenguard's answer is
 # not pinned by SPEC): '~' after a piece (crazyhouse promoted marker), counters in forms only
 # Python's int() takes ("+1", "1_0", non-ASCII digits, values beyond 2**32), and whitespace
@@ -232,6 +264,10 @@ def judge(line: str, exp: Expected, obj: dict, mode: tuple[str, str]) -> tuple[s
             break
         else:
             return kind, [] if not obj["valid"] else ["valid, but python-chess refuses it"]
+    if exp.valid and not obj["valid"]:
+        for quirk in QUIRKS:
+            if quirk.applies(line) and codes(obj, "error") & set(quirk.codes):
+                return f"python quirk {quirk.name} (rejected)", []
     if obj["valid"] != exp.valid:
         return kind, [f"valid {obj['valid']} != python-chess is_valid() {exp.valid}"]
     if exp.valid:
@@ -350,6 +386,9 @@ def main() -> int:
     print("documented differences:")
     for diff in DIFFERENCES:
         print(f"  {diff.name}: {diff.reason}")
+    print("python-chess quirks (fenguard may reject with the code named):")
+    for quirk in QUIRKS:
+        print(f"  {quirk.name} {quirk.codes}: {quirk.reason}")
     print(f"not generated (python-chess leniencies): {', '.join(NOT_GENERATED)}")
     for msg in run_failures:
         print(f"RUN FAILURE: {msg}")
