@@ -6,10 +6,12 @@
  *   position  N round trips `position fen FEN moves M...` + `isready` -> `readyok`;
  *   burst     R runs of `position startpos` + `go` -> `bestmove`, counting the `info` lines
  *             in between: median (milliseconds);
- * then reads VmHWM (peak RSS, KiB) of the started process from /proc before `quit`.
+ * then reads VmHWM (peak RSS, KiB) of the started process from /proc; with -L MIB, then
+ * sends a line of MIB MiB with no end until the last byte, then `isready`, and reads VmHWM
+ * again (SPEC 9: a line with no end must not grow memory past a fixed cap); then `quit`.
  * Prints one `key value` pair a line, for the script to parse.
  *
- * Usage: relay_client [-i N] [-p N] [-b RUNS] [-f FEN] [-m MOVES] -- COMMAND [ARGS...]
+ * Usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] -- COMMAND [ARGS...]
  * Build: gcc -O2 -o relay_client relay_client.c
  */
 #include <errno.h>
@@ -101,18 +103,19 @@ static long vm_hwm_kib(pid_t pid) {
 }
 
 int main(int argc, char **argv) {
-    int n_isready = 2000, n_position = 500, n_burst = 3, opt;
+    int n_isready = 2000, n_position = 500, n_burst = 3, long_mib = 0, opt;
     const char *fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     const char *moves = "e1g1 f6e4 f1e1 d7d5 c4d5 d8d5 b1c3 d5a5 c3e4 c8e6 e4g5 e8c8 g5e6 "
                         "f7e6 e1e5 f8d6 e5e6 h8f8";
-    while ((opt = getopt(argc, argv, "i:p:b:f:m:")) != -1) {
+    while ((opt = getopt(argc, argv, "i:p:b:L:f:m:")) != -1) {
         switch (opt) {
         case 'i': n_isready = atoi(optarg); break;
         case 'p': n_position = atoi(optarg); break;
         case 'b': n_burst = atoi(optarg); break;
+        case 'L': long_mib = atoi(optarg); break;
         case 'f': fen = optarg; break;
         case 'm': moves = optarg; break;
-        default: die("usage: relay_client [-i N] [-p N] [-b RUNS] [-f FEN] [-m MOVES] -- CMD...");
+        default: die("usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] -- CMD...");
         }
     }
     if (optind >= argc) die("no command given");
@@ -179,6 +182,15 @@ int main(int argc, char **argv) {
         printf("burst_lines %ld\n", lines);
     }
     printf("peak_rss_kib %ld\n", vm_hwm_kib(pid));
+    if (long_mib > 0) {
+        static char junk[1 << 20];
+        memset(junk, 'x', sizeof junk);
+        junk[sizeof junk - 1] = '\0';
+        for (int i = 0; i < long_mib; i++) send_text(junk);
+        send_text("\nisready\n");
+        read_until("readyok", NULL);
+        printf("long_line_mib %d\nlong_line_peak_rss_kib %ld\n", long_mib, vm_hwm_kib(pid));
+    }
 
     send_text("quit\n");
     close(to_fd);
