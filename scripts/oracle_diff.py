@@ -34,7 +34,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-import chess
+try:
+    import chess
+except ImportError:
+    sys.exit("python-chess is required: pip install chess==1.11.2")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
