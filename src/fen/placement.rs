@@ -1,0 +1,190 @@
+//! The piece-placement field: ranks from the top, files from the left, `/` between ranks.
+//!
+//! The geometry is a parameter ([`Geometry`]); pieces are handed to a callback as
+//! `(file, rank, piece byte, byte offset)` with rank 0 the bottom rank, so the caller decides
+//! how to store them.
+
+use std::ops::Range;
+
+use super::diagnostic::{Code, Diagnostic, Severity};
+use super::geometry::Geometry;
+use super::text::{char_len, plural, quote};
+
+/// Parses the placement `field` found at byte offset `at` of the input. Calls `place` for
+/// every piece on the board and pushes syntax diagnostics; returns whether the placement is
+/// well-formed (a trailing `/` is only a warning).
+pub(crate) fn parse_placement(
+    field: &[u8],
+    at: usize,
+    geometry: Geometry,
+    diags: &mut Vec<Diagnostic>,
+    mut place: impl FnMut(u8, u8, u8, usize),
+) -> bool {
+    let files = usize::from(geometry.files);
+    let ranks = usize::from(geometry.ranks);
+    let errors_before = diags.len();
+    let mut rank_index = 0usize; // 0 = top rank
+    let mut rank_start = 0usize;
+    let mut width = 0usize;
+    let mut i = 0usize;
+    let mut last_was_piece = false;
+    while i < field.len() {
+        let c = field[i];
+        if c == b'/' {
+            if i + 1 == field.len() && rank_index + 1 == ranks {
+                finish_rank(rank_index, width, at + rank_start..at + i, geometry, diags);
+                diags.push(
+                    Diagnostic::new(
+                        Code::TrailingSlash,
+                        Severity::Warning,
+                        Some(at + i..at + i + 1),
+                        format!("`/` after the last rank; the board has {ranks} ranks"),
+                    )
+                    .with_fix("drop the trailing `/`"),
+                );
+                return !has_error_since(diags, errors_before);
+            }
+            finish_rank(rank_index, width, at + rank_start..at + i, geometry, diags);
+            rank_index += 1;
+            rank_start = i + 1;
+            width = 0;
+            i += 1;
+            last_was_piece = false;
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < field.len() && field[i].is_ascii_digit() {
+                i += 1;
+            }
+            let run = &field[start..i];
+            let span = Some(at + start..at + i);
+            if run.len() > 1 && !geometry.multi_digit_counts() {
+                diags.push(Diagnostic::new(
+                    Code::BadDigit,
+                    Severity::Error,
+                    span,
+                    format!(
+                        "two empty-square counts in a row {}; expected one count from 1 to {files}",
+                        quote(run)
+                    ),
+                ));
+                width += run.iter().map(|d| usize::from(d - b'0')).sum::<usize>();
+            } else {
+                let n = run.iter().fold(0usize, |n, d| {
+                    n.saturating_mul(10).saturating_add(usize::from(d - b'0'))
+                });
+                if n == 0 {
+                    diags.push(Diagnostic::new(
+                        Code::BadDigit,
+                        Severity::Error,
+                        span,
+                        format!("empty-square count {}; expected 1 to {files}", quote(run)),
+                    ));
+                }
+                width = width.saturating_add(n);
+            }
+            last_was_piece = false;
+        } else if geometry.is_piece(c) {
+            if width < files && rank_index < ranks {
+                let rank = (ranks - 1 - rank_index) as u8;
+                place(width as u8, rank, c, at + i);
+            }
+            width += 1;
+            i += 1;
+            last_was_piece = true;
+        } else if c == b'~' && last_was_piece {
+            // python-chess's promoted-piece marker (`Q~`, crazyhouse); it changes nothing here.
+            i += 1;
+            last_was_piece = false;
+        } else {
+            let len = char_len(field, i);
+            diags.push(Diagnostic::new(
+                Code::UnknownPiece,
+                Severity::Error,
+                Some(at + i..at + i + len),
+                format!(
+                    "unknown piece {} on rank {}; expected one of KQRBNP (White), kqrbnp (Black), a count of empty squares, or `/`",
+                    quote(&field[i..i + len]),
+                    ranks.saturating_sub(rank_index).max(1)
+                ),
+            ));
+            i += len;
+            width += 1;
+            last_was_piece = false;
+        }
+    }
+    finish_rank(
+        rank_index,
+        width,
+        at + rank_start..at + field.len(),
+        geometry,
+        diags,
+    );
+    let count = rank_index + 1;
+    if count > ranks {
+        let extra_start = nth_rank_start(field, ranks);
+        diags.push(Diagnostic::new(
+            Code::TooManyRanks,
+            Severity::Error,
+            Some(at + extra_start..at + field.len()),
+            format!("the board has {count} ranks, expected {ranks}"),
+        ));
+    } else if count < ranks {
+        diags.push(Diagnostic::new(
+            Code::TooFewRanks,
+            Severity::Error,
+            Some(at..at + field.len()),
+            format!(
+                "the board has {count} rank{}, expected {ranks} separated by `/`",
+                plural(count)
+            ),
+        ));
+    }
+    !has_error_since(diags, errors_before)
+}
+
+fn has_error_since(diags: &[Diagnostic], from: usize) -> bool {
+    diags[from..].iter().any(Diagnostic::is_error)
+}
+
+/// Byte offset of the start of rank number `n` (0-based from the top) in the field.
+fn nth_rank_start(field: &[u8], n: usize) -> usize {
+    field
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c == b'/')
+        .nth(n.saturating_sub(1))
+        .map_or(0, |(i, _)| i + 1)
+}
+
+fn finish_rank(
+    index: usize,
+    width: usize,
+    span: Range<usize>,
+    geometry: Geometry,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let files = usize::from(geometry.files);
+    let ranks = usize::from(geometry.ranks);
+    if index >= ranks {
+        return; // reported once as too-many-ranks
+    }
+    let number = ranks - index;
+    if width > files {
+        diags.push(Diagnostic::new(
+            Code::RankTooLong,
+            Severity::Error,
+            Some(span),
+            format!("rank {number} has {width} squares, expected {files}"),
+        ));
+    } else if width < files {
+        diags.push(Diagnostic::new(
+            Code::RankTooShort,
+            Severity::Error,
+            Some(span),
+            format!(
+                "rank {number} has {width} square{}, expected {files}",
+                plural(width)
+            ),
+        ));
+    }
+}
