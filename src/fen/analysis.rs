@@ -75,6 +75,14 @@ impl Repaired {
 /// are diagnosed with their span, never a panic. Surrounding whitespace is ignored; spans are
 /// byte ranges into `input`.
 pub fn analyze(input: &[u8], opts: &Options) -> Analysis {
+    let mut analysis = analyze_unsorted(input, opts);
+    analysis
+        .diagnostics
+        .sort_by_key(|d| d.span.as_ref().map_or(usize::MAX, |s| s.start));
+    analysis
+}
+
+fn analyze_unsorted(input: &[u8], opts: &Options) -> Analysis {
     let mut diagnostics = Vec::new();
     let mut analysis = Analysis {
         diagnostics: Vec::new(),
@@ -162,7 +170,6 @@ pub fn analyze(input: &[u8], opts: &Options) -> Analysis {
         }
     }
     analysis.fields = Some(fields);
-    diagnostics.sort_by_key(|d| d.span.as_ref().map_or(usize::MAX, |s| s.start));
     analysis.diagnostics = diagnostics;
     analysis
 }
