@@ -23,6 +23,8 @@ pub(crate) struct Checker {
     settings: Settings,
     line_number: u64,
     all_ok: bool,
+    /// Reused output buffer of the `fen` format.
+    buf: Vec<u8>,
 }
 
 impl Checker {
@@ -31,6 +33,7 @@ impl Checker {
             settings,
             line_number: 0,
             all_ok: true,
+            buf: Vec::with_capacity(128),
         }
     }
 
@@ -55,10 +58,15 @@ impl Checker {
             ep: self.settings.ep,
         });
         match self.settings.format {
-            Format::Fen => match fen {
-                Some(fen) => writeln!(out, "{fen}"),
-                None => out.write_all(b"invalid\n"),
-            },
+            Format::Fen => {
+                self.buf.clear();
+                match fen {
+                    Some(fen) => fen.append_to(&mut self.buf),
+                    None => self.buf.extend_from_slice(b"invalid"),
+                }
+                self.buf.push(b'\n');
+                out.write_all(&self.buf)
+            }
             Format::Json => {
                 let record = Record {
                     input: String::from_utf8_lossy(input),

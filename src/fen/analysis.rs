@@ -209,7 +209,7 @@ fn notes(
     ep_span: Option<std::ops::Range<usize>>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    if pos.legal_moves().is_empty() {
+    if !king_can_step(pos) && pos.legal_moves().is_empty() {
         let what = if pos.is_check() {
             "checkmate"
         } else {
@@ -234,6 +234,20 @@ fn notes(
             ),
         ));
     }
+}
+
+/// A quick proof that the side to move has a legal move: its king can step to a square
+/// nobody attacks. Saves the full move generation on almost every position.
+fn king_can_step(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let occupied = board.occupied().without(king);
+    (shakmaty::attacks::king_attacks(king) & !board.by_color(us))
+        .into_iter()
+        .any(|to| board.attacks_to(to, !us, occupied).is_empty())
 }
 
 impl Analysis {

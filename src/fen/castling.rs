@@ -278,10 +278,10 @@ pub(crate) struct CastlingField<'a> {
     pub style: CastlingStyle,
 }
 
-impl fmt::Display for CastlingField<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
-        let mut any = false;
+impl CastlingField<'_> {
+    /// Appends the field to `buf` (ASCII).
+    pub(crate) fn append_to(&self, buf: &mut Vec<u8>) {
+        let start = buf.len();
         for color in Color::ALL {
             let rank = Bitboard::from_rank(backrank(color));
             let king = (self.board.kings() & self.board.by_color(color)).last();
@@ -293,10 +293,7 @@ impl fmt::Display for CastlingField<'_> {
                 let letter = match (self.style, king) {
                     (CastlingStyle::XFen, Some(k)) => {
                         let a_side = rook.file() < k.file();
-                        let outer = rooks
-                            .without(rook)
-                            .into_iter()
-                            .any(|o| (o.file() < rook.file()) == a_side);
+                        let outer = rooks.without(rook).into_iter().any(|o| (o.file() < rook.file()) == a_side);
                         match (outer, a_side) {
                             (true, _) => rook.file().char(),
                             (false, true) => 'q',
@@ -304,17 +301,23 @@ impl fmt::Display for CastlingField<'_> {
                         }
                     }
                     _ => rook.file().char(),
-                };
-                f.write_char(match color {
+                } as u8;
+                buf.push(match color {
                     Color::White => letter.to_ascii_uppercase(),
                     Color::Black => letter,
-                })?;
-                any = true;
+                });
             }
         }
-        if !any {
-            f.write_char('-')?;
+        if buf.len() == start {
+            buf.push(b'-');
         }
-        Ok(())
+    }
+}
+
+impl fmt::Display for CastlingField<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = Vec::with_capacity(4);
+        self.append_to(&mut buf);
+        f.write_str(std::str::from_utf8(&buf).map_err(|_| fmt::Error)?)
     }
 }

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use shakmaty::{Board, Color, File, Piece, Rank, Square};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Square};
 
 use super::diagnostic::{Code, Diagnostic, Severity};
 use super::geometry::Geometry;
@@ -116,23 +116,20 @@ pub(crate) fn parse(
 
     let field = |n: usize| spans[n].clone().map(|s| (&input[s.clone()], s));
 
-    let mut board = Board::empty();
+    let mut by_role = ByRole::<Bitboard>::default();
+    let mut by_color = ByColor::<Bitboard>::default();
     let mut piece_at = [0u32; 64];
     let placement = spans[0].clone().unwrap_or(0..0);
-    let board_ok = parse_placement(
-        &input[placement.clone()],
-        placement.start,
-        geometry,
-        diags,
-        |file, rank, c, at| {
-            if let Some(piece) = Piece::from_char(char::from(c)) {
-                let sq =
-                    Square::from_coords(File::new(u32::from(file)), Rank::new(u32::from(rank)));
-                board.set_piece_at(sq, piece);
-                piece_at[sq as usize] = at as u32;
-            }
-        },
-    );
+    let board_ok = parse_placement(&input[placement.clone()], placement.start, geometry, diags, |file, rank, c, at| {
+        if let Some(Piece { color, role }) = Piece::from_char(char::from(c)) {
+            let sq = usize::from(rank) * 8 + usize::from(file);
+            let bit = Bitboard(1 << sq);
+            *by_role.get_mut(role) |= bit;
+            *by_color.get_mut(color) |= bit;
+            piece_at[sq] = at as u32;
+        }
+    });
+    let board = Board::try_from_bitboards(by_role, by_color).ok().filter(|_| board_ok);
 
     let turn = match field(1) {
         None | Some((b"w", _)) => Some(Color::White),
@@ -208,7 +205,7 @@ pub(crate) fn parse(
     };
 
     Some(Parsed {
-        board: board_ok.then_some(board),
+        board,
         piece_at,
         spans,
         turn,

@@ -48,20 +48,55 @@ pub struct FenDisplay<'a> {
     pub ep: EpMode,
 }
 
-impl fmt::Display for FenDisplay<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl FenDisplay<'_> {
+    /// Appends the FEN to `buf` (ASCII, no line end); the fast path for bulk output.
+    pub fn append_to(&self, buf: &mut Vec<u8>) {
         let pos = self.position;
-        let castling = CastlingField {
+        pos.board().board_fen().append_ascii_to(buf);
+        buf.push(b' ');
+        buf.push(pos.turn().char() as u8);
+        buf.push(b' ');
+        CastlingField {
             board: pos.board(),
             rights: pos.castles().castling_rights(),
             style: self.castling,
-        };
-        write!(f, "{} {} {} ", pos.board(), pos.turn().char(), castling)?;
-        match pos.ep_square(self.ep.shakmaty()) {
-            Some(sq) => write!(f, "{sq}")?,
-            None => f.write_str("-")?,
         }
-        write!(f, " {} {}", pos.halfmoves(), pos.fullmoves())
+        .append_to(buf);
+        buf.push(b' ');
+        match pos.ep_square(self.ep.shakmaty()) {
+            Some(sq) => {
+                buf.push(sq.file().char() as u8);
+                buf.push(sq.rank().char() as u8);
+            }
+            None => buf.push(b'-'),
+        }
+        buf.push(b' ');
+        append_number(buf, pos.halfmoves());
+        buf.push(b' ');
+        append_number(buf, pos.fullmoves().get());
+    }
+}
+
+fn append_number(buf: &mut Vec<u8>, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[i..]);
+}
+
+impl fmt::Display for FenDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = Vec::with_capacity(90);
+        self.append_to(&mut buf);
+        f.write_str(std::str::from_utf8(&buf).map_err(|_| fmt::Error)?)
     }
 }
 
