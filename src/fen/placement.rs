@@ -30,7 +30,15 @@ pub(crate) fn parse_placement(
     let mut last_was_piece = false;
     while i < field.len() {
         let c = field[i];
-        if c == b'/' {
+        if geometry.is_piece(c) {
+            if width < files && rank_index < ranks {
+                let rank = (ranks - 1 - rank_index) as u8;
+                place(width as u8, rank, c, at + i);
+            }
+            width += 1;
+            i += 1;
+            last_was_piece = true;
+        } else if c == b'/' {
             if i + 1 == field.len() && rank_index + 1 == ranks {
                 finish_rank(rank_index, width, at + rank_start..at + i, geometry, diags);
                 diags.push(
@@ -83,14 +91,6 @@ pub(crate) fn parse_placement(
                 width = width.saturating_add(n);
             }
             last_was_piece = false;
-        } else if geometry.is_piece(c) {
-            if width < files && rank_index < ranks {
-                let rank = (ranks - 1 - rank_index) as u8;
-                place(width as u8, rank, c, at + i);
-            }
-            width += 1;
-            i += 1;
-            last_was_piece = true;
         } else if c == b'~' && last_was_piece {
             // python-chess's promoted-piece marker (`Q~`, crazyhouse); it changes nothing here.
             i += 1;

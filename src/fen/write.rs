@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{Board, Chess, Color, EnPassantMode, Position, Role};
 
 use super::castling::{CastlingField, CastlingStyle};
 
@@ -52,7 +52,7 @@ impl FenDisplay<'_> {
     /// Appends the FEN to `buf` (ASCII, no line end); the fast path for bulk output.
     pub fn append_to(&self, buf: &mut Vec<u8>) {
         let pos = self.position;
-        pos.board().board_fen().append_ascii_to(buf);
+        append_board(buf, pos.board());
         buf.push(b' ');
         buf.push(pos.turn().char() as u8);
         buf.push(b' ');
@@ -74,6 +74,40 @@ impl FenDisplay<'_> {
         append_number(buf, pos.halfmoves());
         buf.push(b' ');
         append_number(buf, pos.fullmoves().get());
+    }
+}
+
+/// Appends the piece placement: a mailbox filled from the bitboards, then one pass per rank.
+fn append_board(buf: &mut Vec<u8>, board: &Board) {
+    let mut mailbox = [0u8; 64];
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let piece = role.of(color);
+            let c = piece.char() as u8;
+            for sq in board.by_piece(piece) {
+                mailbox[sq as usize] = c;
+            }
+        }
+    }
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for &c in &mailbox[rank * 8..rank * 8 + 8] {
+            if c == 0 {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    buf.push(b'0' + empty);
+                    empty = 0;
+                }
+                buf.push(c);
+            }
+        }
+        if empty > 0 {
+            buf.push(b'0' + empty);
+        }
+        if rank > 0 {
+            buf.push(b'/');
+        }
     }
 }
 
