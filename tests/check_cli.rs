@@ -12,7 +12,12 @@ fn check(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("fenguard runs");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
     child.wait_with_output().expect("fenguard exits")
 }
 
@@ -24,14 +29,30 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 #[test]
 fn valid_fen_argument_exits_0_and_prints_normalized_fen() {
-    let o = check(&["--format", "fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w KQkq -"], "");
-    assert_eq!((o.status.code(), stdout(&o)), (Some(0), format!("{START}\n")));
+    let o = check(
+        &[
+            "--format",
+            "fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w KQkq -",
+        ],
+        "",
+    );
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(0), format!("{START}\n"))
+    );
 }
 
 #[test]
 fn stdin_gives_one_line_per_input_line_blank_included_and_exit_1() {
-    let o = check(&["--format", "fen", "-"], &format!("{START}\n\n4k3/8/8/8/8/8/8/8 w - - 0 1\n"));
-    assert_eq!((o.status.code(), stdout(&o)), (Some(1), format!("{START}\ninvalid\ninvalid\n")));
+    let o = check(
+        &["--format", "fen", "-"],
+        &format!("{START}\n\n4k3/8/8/8/8/8/8/8 w - - 0 1\n"),
+    );
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(1), format!("{START}\ninvalid\ninvalid\n"))
+    );
 }
 
 #[test]
@@ -53,21 +74,48 @@ fn json_line_has_the_spec_fields() {
 
 #[test]
 fn repair_prints_repaired_fen_and_exits_0() {
-    let o = check(&["--format", "fen", "--repair", "2k5/8/3K4/1p6/p7/P7/1B6/8 b KQkq - 0 1"], "");
-    assert_eq!((o.status.code(), stdout(&o)), (Some(0), "2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1\n".to_owned()));
+    let o = check(
+        &[
+            "--format",
+            "fen",
+            "--repair",
+            "2k5/8/3K4/1p6/p7/P7/1B6/8 b KQkq - 0 1",
+        ],
+        "",
+    );
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(0), "2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1\n".to_owned())
+    );
 }
 
 #[test]
 fn json_marks_repaired_lines() {
-    let o = check(&["--format", "json", "--repair", "4k3/8/8/8/8/8/8/4K3 w K - 0 1"], "");
+    let o = check(
+        &[
+            "--format",
+            "json",
+            "--repair",
+            "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+        ],
+        "",
+    );
     let line = stdout(&o);
-    assert!(line.contains("\"valid\":false,\"repaired\":true,\"fen\":\"4k3/8/8/8/8/8/8/4K3 w - - 0 1\""), "{line}");
+    assert!(
+        line.contains(
+            "\"valid\":false,\"repaired\":true,\"fen\":\"4k3/8/8/8/8/8/8/4K3 w - - 0 1\""
+        ),
+        "{line}"
+    );
 }
 
 #[test]
 fn shredder_castling_writes_file_letters() {
     let o = check(&["--format", "fen", "--castling", "shredder", START], "");
-    assert_eq!(stdout(&o), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\n");
+    assert_eq!(
+        stdout(&o),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\n"
+    );
 }
 
 #[test]
@@ -75,7 +123,10 @@ fn ep_fen_mode_keeps_the_square_after_a_double_push() {
     let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
     let legal = check(&["--format", "fen", fen], "");
     let kept = check(&["--format", "fen", "--ep", "fen", fen], "");
-    assert_eq!(stdout(&legal), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n");
+    assert_eq!(
+        stdout(&legal),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+    );
     assert_eq!(stdout(&kept), format!("{fen}\n"));
 }
 
@@ -85,7 +136,10 @@ fn standard_rejects_a_right_only_chess960_allows() {
     let chess960 = check(&["--format", "json", fen], "");
     let standard = check(&["--format", "fen", "--standard", fen], "");
     assert!(stdout(&chess960).contains("\"valid\":true,\"repaired\":false,\"fen\":\"4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1\",\"chess960\":true"));
-    assert_eq!((standard.status.code(), stdout(&standard)), (Some(1), "invalid\n".to_owned()));
+    assert_eq!(
+        (standard.status.code(), stdout(&standard)),
+        (Some(1), "invalid\n".to_owned())
+    );
 }
 
 #[test]
@@ -113,8 +167,20 @@ fn unknown_format_is_a_usage_error_with_status_2() {
 #[test]
 fn file_lines_are_checked_in_order() {
     let path = std::env::temp_dir().join(format!("fenguard-check-{}.txt", std::process::id()));
-    std::fs::write(&path, format!("{START}\r\n8/8/8/8/8/8/8/8 w - - 0 1\n")).expect("write temp file");
-    let o = check(&["--format", "fen", "--file", path.to_str().expect("utf-8 path")], "");
+    std::fs::write(&path, format!("{START}\r\n8/8/8/8/8/8/8/8 w - - 0 1\n"))
+        .expect("write temp file");
+    let o = check(
+        &[
+            "--format",
+            "fen",
+            "--file",
+            path.to_str().expect("utf-8 path"),
+        ],
+        "",
+    );
     std::fs::remove_file(&path).ok();
-    assert_eq!((o.status.code(), stdout(&o)), (Some(1), format!("{START}\ninvalid\n")));
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(1), format!("{START}\ninvalid\n"))
+    );
 }

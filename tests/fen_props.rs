@@ -13,7 +13,8 @@ fn played(scharnagl: Option<u32>, choices: &[usize]) -> Chess {
         Some(n) => {
             let setup = Setup {
                 board: Board::chess960(n),
-                castling_rights: Bitboard::from_rank(shakmaty::Rank::First) & Board::chess960(n).rooks()
+                castling_rights: Bitboard::from_rank(shakmaty::Rank::First)
+                    & Board::chess960(n).rooks()
                     | Bitboard::from_rank(shakmaty::Rank::Eighth) & Board::chess960(n).rooks(),
                 ..Setup::initial()
             };

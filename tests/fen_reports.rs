@@ -2,31 +2,46 @@
 //! under the defaults: standard rules unless the GUI set UCI_Chess960, repair, X-FEN castling,
 //! legal en passant squares.
 
-use fenguard::fen::{Code, Options, Severity, analyze};
 use fenguard::fen::{CastlingStyle, EpMode};
+use fenguard::fen::{Code, Options, Severity, analyze};
 
-const STANDARD: Options = Options { chess960_allowed: false, geometry: fenguard::fen::Geometry::STANDARD };
+const STANDARD: Options = Options {
+    chess960_allowed: false,
+    geometry: fenguard::fen::Geometry::STANDARD,
+};
 
 fn codes(fen: &str, opts: &Options) -> Vec<(Code, Severity)> {
-    analyze(fen.as_bytes(), opts).diagnostics().iter().map(|d| (d.code, d.severity)).collect()
+    analyze(fen.as_bytes(), opts)
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code, d.severity))
+        .collect()
 }
 
 /// The FEN sent after repair (X-FEN castling, legal ep), or `None` when rejected.
 fn sent(fen: &str, opts: &Options) -> Option<String> {
-    analyze(fen.as_bytes(), opts).repair().map(|r| r.fen(CastlingStyle::XFen, EpMode::Legal))
+    analyze(fen.as_bytes(), opts)
+        .repair()
+        .map(|r| r.fen(CastlingStyle::XFen, EpMode::Legal))
 }
 
 #[test]
 fn r01_lone_black_king_is_rejected_as_missing_king() {
     let fen = "4k3/8/8/8/8/8/8/8 w - - 0 1";
-    assert_eq!(codes(fen, &STANDARD), vec![(Code::MissingKing, Severity::Error)]);
+    assert_eq!(
+        codes(fen, &STANDARD),
+        vec![(Code::MissingKing, Severity::Error)]
+    );
     assert_eq!(sent(fen, &STANDARD), None);
 }
 
 #[test]
 fn r02_white_king_attacked_with_black_to_move_is_opposite_check() {
     let fen = "5k1r/2q3p1/p3p2p/1B3p1Q/n4P2/6P1/bbP2N1P/1K1RR3 b - - 0 1";
-    assert_eq!(codes(fen, &STANDARD), vec![(Code::OppositeCheck, Severity::Error)]);
+    assert_eq!(
+        codes(fen, &STANDARD),
+        vec![(Code::OppositeCheck, Severity::Error)]
+    );
     assert_eq!(sent(fen, &STANDARD), None);
 }
 
@@ -36,15 +51,24 @@ fn r03_rights_of_vanished_kings_and_rooks_are_dropped() {
     let analysis = analyze(fen.as_bytes(), &STANDARD);
     assert!(!analysis.is_valid());
     let repaired = analysis.repair().expect("repairable");
-    assert_eq!(repaired.fen(CastlingStyle::XFen, EpMode::Legal), "2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1");
+    assert_eq!(
+        repaired.fen(CastlingStyle::XFen, EpMode::Legal),
+        "2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1"
+    );
     let dropped: Vec<Code> = repaired.changes.iter().map(|d| d.code).collect();
-    assert_eq!(dropped, vec![Code::CastlingWithoutRook, Code::CastlingWithoutRook]);
+    assert_eq!(
+        dropped,
+        vec![Code::CastlingWithoutRook, Code::CastlingWithoutRook]
+    );
 }
 
 #[test]
 fn r04_black_king_side_right_with_bishop_on_h8_is_dropped() {
     let fen = "3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Qk - 0 15";
-    assert_eq!(codes(fen, &STANDARD), vec![(Code::CastlingWithoutRook, Severity::Error)]);
+    assert_eq!(
+        codes(fen, &STANDARD),
+        vec![(Code::CastlingWithoutRook, Severity::Error)]
+    );
     assert_eq!(
         sent(fen, &STANDARD).as_deref(),
         Some("3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Q - 0 15")
@@ -54,7 +78,10 @@ fn r04_black_king_side_right_with_bishop_on_h8_is_dropped() {
 #[test]
 fn r05_white_queen_on_h8_loses_black_king_side_right() {
     let fen = "rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQkq - 1 10";
-    assert_eq!(codes(fen, &STANDARD), vec![(Code::CastlingWithoutRook, Severity::Error)]);
+    assert_eq!(
+        codes(fen, &STANDARD),
+        vec![(Code::CastlingWithoutRook, Severity::Error)]
+    );
     assert_eq!(
         sent(fen, &STANDARD).as_deref(),
         Some("rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQq - 1 10")
@@ -68,7 +95,9 @@ fn r06_queen_side_right_binds_the_white_rook_not_the_black_one_on_a1() {
     assert!(analysis.is_valid());
     assert!(analysis.needs_chess960());
     assert_eq!(
-        analysis.fen(CastlingStyle::Shredder, EpMode::Legal).as_deref(),
+        analysis
+            .fen(CastlingStyle::Shredder, EpMode::Legal)
+            .as_deref(),
         Some("4k3/pppppppp/8/8/8/8/PPPPPPPP/rR2K3 w B - 0 1")
     );
 }
@@ -76,8 +105,14 @@ fn r06_queen_side_right_binds_the_white_rook_not_the_black_one_on_a1() {
 #[test]
 fn r12_ep_square_that_explains_nothing_is_dropped() {
     let fen = "k7/8/8/3pP3/8/7n/5K2/8 w - d6 0 1";
-    assert_eq!(codes(fen, &STANDARD), vec![(Code::ImpossibleCheck, Severity::Error)]);
-    assert_eq!(sent(fen, &STANDARD).as_deref(), Some("k7/8/8/3pP3/8/7n/5K2/8 w - - 0 1"));
+    assert_eq!(
+        codes(fen, &STANDARD),
+        vec![(Code::ImpossibleCheck, Severity::Error)]
+    );
+    assert_eq!(
+        sent(fen, &STANDARD).as_deref(),
+        Some("k7/8/8/3pP3/8/7n/5K2/8 w - - 0 1")
+    );
 }
 
 #[test]
@@ -85,7 +120,10 @@ fn r13_ep_square_without_pushed_pawn_is_dropped_and_fields_padded() {
     let fen = "rnbqkb1r/ppp3pp/3p1n2/3P4/8/2P5/PP3PPP/RNBQKB1R w KQkq e6";
     assert_eq!(
         codes(fen, &STANDARD),
-        vec![(Code::EpWithoutPawn, Severity::Error), (Code::MissingField, Severity::Warning)]
+        vec![
+            (Code::EpWithoutPawn, Severity::Error),
+            (Code::MissingField, Severity::Warning)
+        ]
     );
     assert_eq!(
         sent(fen, &STANDARD).as_deref(),
@@ -98,23 +136,41 @@ fn r13_ep_capture_that_would_expose_the_king_is_not_written() {
     let fen = "8/5bk1/8/2Pp4/8/1K6/8/8 w - d6";
     let analysis = analyze(fen.as_bytes(), &STANDARD);
     assert!(analysis.is_valid());
-    assert_eq!(analysis.fen(CastlingStyle::XFen, EpMode::Legal).as_deref(), Some("8/5bk1/8/2Pp4/8/1K6/8/8 w - - 0 1"));
+    assert_eq!(
+        analysis.fen(CastlingStyle::XFen, EpMode::Legal).as_deref(),
+        Some("8/5bk1/8/2Pp4/8/1K6/8/8 w - - 0 1")
+    );
 }
 
 #[test]
 fn r14_startpos_as_fen_is_an_unknown_piece_naming_what_was_expected() {
     let analysis = analyze(b"startpos", &STANDARD);
     let first = &analysis.diagnostics()[0];
-    assert_eq!((first.code, first.span.clone()), (Code::UnknownPiece, Some(0..1)));
-    assert!(first.message.contains("expected one of KQRBNP"), "{}", first.message);
+    assert_eq!(
+        (first.code, first.span.clone()),
+        (Code::UnknownPiece, Some(0..1))
+    );
+    assert!(
+        first.message.contains("expected one of KQRBNP"),
+        "{}",
+        first.message
+    );
     assert!(analysis.repair().is_none());
 }
 
 #[test]
 fn r14_blah_as_fen_is_rejected() {
     let analysis = analyze(b"blah", &STANDARD);
-    let unknown = analysis.diagnostics().iter().find(|d| d.code == Code::UnknownPiece).map(|d| d.span.clone());
-    assert_eq!(unknown, Some(Some(1..2)), "`b` is a bishop, `l` is the first unknown piece");
+    let unknown = analysis
+        .diagnostics()
+        .iter()
+        .find(|d| d.code == Code::UnknownPiece)
+        .map(|d| d.span.clone());
+    assert_eq!(
+        unknown,
+        Some(Some(1..2)),
+        "`b` is a bishop, `l` is the first unknown piece"
+    );
     assert!(analysis.repair().is_none());
 }
 
@@ -131,7 +187,10 @@ fn r14_digit_one_as_fen_is_too_short_and_too_few_ranks() {
         found,
         vec![
             (Code::RankTooShort, "rank 8 has 1 square, expected 8"),
-            (Code::TooFewRanks, "the board has 1 rank, expected 8 separated by `/`"),
+            (
+                Code::TooFewRanks,
+                "the board has 1 rank, expected 8 separated by `/`"
+            ),
         ]
     );
     assert!(analysis.repair().is_none());
@@ -140,9 +199,14 @@ fn r14_digit_one_as_fen_is_too_short_and_too_few_ranks() {
 #[test]
 fn r15_four_fields_are_padded_with_counters() {
     let fen = "5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - -";
-    assert_eq!(codes(fen, &STANDARD), vec![(Code::MissingField, Severity::Warning)]);
     assert_eq!(
-        analyze(fen.as_bytes(), &STANDARD).fen(CastlingStyle::XFen, EpMode::Legal).as_deref(),
+        codes(fen, &STANDARD),
+        vec![(Code::MissingField, Severity::Warning)]
+    );
+    assert_eq!(
+        analyze(fen.as_bytes(), &STANDARD)
+            .fen(CastlingStyle::XFen, EpMode::Legal)
+            .as_deref(),
         Some("5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - 0 1")
     );
 }
@@ -151,7 +215,9 @@ fn r15_four_fields_are_padded_with_counters() {
 fn r16_four_fields_are_padded() {
     let fen = "r1bqkbnr/pp1ppppp/2n5/2p5/2P1PP2/8/PP1P2PP/RNBQKBNR b KQkq -";
     assert_eq!(
-        analyze(fen.as_bytes(), &STANDARD).fen(CastlingStyle::XFen, EpMode::Legal).as_deref(),
+        analyze(fen.as_bytes(), &STANDARD)
+            .fen(CastlingStyle::XFen, EpMode::Legal)
+            .as_deref(),
         Some("r1bqkbnr/pp1ppppp/2n5/2p5/2P1PP2/8/PP1P2PP/RNBQKBNR b KQkq - 0 1")
     );
 }
@@ -161,10 +227,15 @@ fn r16_trailing_slash_and_fullmove_zero_are_warnings() {
     let fen = "r1bqkbnr/pp1ppppp/2n5/2p5/2P1PP2/8/PP1P2PP/RNBQKBNR/ b KQkq - 0 0";
     assert_eq!(
         codes(fen, &STANDARD),
-        vec![(Code::TrailingSlash, Severity::Warning), (Code::FullmoveZero, Severity::Warning)]
+        vec![
+            (Code::TrailingSlash, Severity::Warning),
+            (Code::FullmoveZero, Severity::Warning)
+        ]
     );
     assert_eq!(
-        analyze(fen.as_bytes(), &STANDARD).fen(CastlingStyle::XFen, EpMode::Legal).as_deref(),
+        analyze(fen.as_bytes(), &STANDARD)
+            .fen(CastlingStyle::XFen, EpMode::Legal)
+            .as_deref(),
         Some("r1bqkbnr/pp1ppppp/2n5/2p5/2P1PP2/8/PP1P2PP/RNBQKBNR b KQkq - 0 1")
     );
 }
@@ -174,7 +245,10 @@ fn r16_dash_counters_are_repaired_to_0_and_1() {
     let fen = "r1bqkbnr/pp1ppppp/2n5/2p5/2P1PP2/8/PP1P2PP/RNBQKBNR b KQkq - - -";
     assert_eq!(
         codes(fen, &STANDARD),
-        vec![(Code::BadHalfmoveClock, Severity::Error), (Code::BadFullmoveNumber, Severity::Error)]
+        vec![
+            (Code::BadHalfmoveClock, Severity::Error),
+            (Code::BadFullmoveNumber, Severity::Error)
+        ]
     );
     assert_eq!(
         sent(fen, &STANDARD).as_deref(),
@@ -186,16 +260,26 @@ fn r16_dash_counters_are_repaired_to_0_and_1() {
 fn r16_epd_operations_are_rejected_as_extra_field() {
     let fen = "r1bqkbnr/pp1ppppp/2n5/2p5/2P1PP2/8/PP1P2PP/RNBQKBNR b KQkq - bm Kg2; id \"x\";";
     let analysis = analyze(fen.as_bytes(), &STANDARD);
-    assert!(analysis.diagnostics().iter().any(|d| d.code == Code::ExtraField));
+    assert!(
+        analysis
+            .diagnostics()
+            .iter()
+            .any(|d| d.code == Code::ExtraField)
+    );
     assert!(analysis.repair().is_none());
 }
 
 #[test]
 fn r17_fullmove_zero_is_valid_with_a_warning() {
     let fen = "3r4/p2nrpkp/2B1p3/2P2pP1/3R3Q/q7/6PP/6RK w - - 0 0";
-    assert_eq!(codes(fen, &STANDARD), vec![(Code::FullmoveZero, Severity::Warning)]);
     assert_eq!(
-        analyze(fen.as_bytes(), &STANDARD).fen(CastlingStyle::XFen, EpMode::Legal).as_deref(),
+        codes(fen, &STANDARD),
+        vec![(Code::FullmoveZero, Severity::Warning)]
+    );
+    assert_eq!(
+        analyze(fen.as_bytes(), &STANDARD)
+            .fen(CastlingStyle::XFen, EpMode::Legal)
+            .as_deref(),
         Some("3r4/p2nrpkp/2B1p3/2P2pP1/3R3Q/q7/6PP/6RK w - - 0 1")
     );
 }
@@ -203,13 +287,39 @@ fn r17_fullmove_zero_is_valid_with_a_warning() {
 #[test]
 fn r18_halfmove_clock_100_is_kept_with_a_warning() {
     let fen = "4kr2/8/8/8/8/8/8/3RK3 b - - 100 1";
-    assert_eq!(codes(fen, &STANDARD), vec![(Code::FiftyMoveDraw, Severity::Warning)]);
-    assert_eq!(analyze(fen.as_bytes(), &STANDARD).fen(CastlingStyle::XFen, EpMode::Legal).as_deref(), Some(fen));
+    assert_eq!(
+        codes(fen, &STANDARD),
+        vec![(Code::FiftyMoveDraw, Severity::Warning)]
+    );
+    assert_eq!(
+        analyze(fen.as_bytes(), &STANDARD)
+            .fen(CastlingStyle::XFen, EpMode::Legal)
+            .as_deref(),
+        Some(fen)
+    );
 }
 
 #[test]
 fn r18_halfmove_clock_99_is_kept_silently() {
     let fen = "8/8/2p5/3b1K1k/4p3/4PpR1/5P2/8 w - - 99 113";
     assert_eq!(codes(fen, &STANDARD), vec![]);
-    assert_eq!(analyze(fen.as_bytes(), &STANDARD).fen(CastlingStyle::XFen, EpMode::Legal).as_deref(), Some(fen));
+    assert_eq!(
+        analyze(fen.as_bytes(), &STANDARD)
+            .fen(CastlingStyle::XFen, EpMode::Legal)
+            .as_deref(),
+        Some(fen)
+    );
+}
+
+#[test]
+fn r07_right_only_chess960_allows_is_dropped_under_standard_rules() {
+    let fen = "4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1";
+    assert_eq!(
+        codes(fen, &STANDARD),
+        vec![(Code::CastlingNeedsChess960, Severity::Error)]
+    );
+    assert_eq!(
+        sent(fen, &STANDARD).as_deref(),
+        Some("4rkr1/4p1p1/8/8/8/8/8/5K1R w - - 0 1")
+    );
 }

@@ -293,7 +293,10 @@ impl CastlingField<'_> {
                 let letter = match (self.style, king) {
                     (CastlingStyle::XFen, Some(k)) => {
                         let a_side = rook.file() < k.file();
-                        let outer = rooks.without(rook).into_iter().any(|o| (o.file() < rook.file()) == a_side);
+                        let outer = rooks
+                            .without(rook)
+                            .into_iter()
+                            .any(|o| (o.file() < rook.file()) == a_side);
                         match (outer, a_side) {
                             (true, _) => rook.file().char(),
                             (false, true) => 'q',

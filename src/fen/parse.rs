@@ -120,16 +120,27 @@ pub(crate) fn parse(
     let mut by_color = ByColor::<Bitboard>::default();
     let mut piece_at = [0u32; 64];
     let placement = spans[0].clone().unwrap_or(0..0);
-    let board_ok = parse_placement(&input[placement.clone()], placement.start, geometry, diags, |file, rank, c, at| {
-        if let Some(Piece { color, role }) = Piece::from_char(char::from(c)) {
-            let sq = usize::from(rank) * 8 + usize::from(file);
-            let bit = Bitboard(1 << sq);
-            *by_role.get_mut(role) |= bit;
-            *by_color.get_mut(color) |= bit;
-            piece_at[sq] = at as u32;
-        }
-    });
-    let board = Board::try_from_bitboards(by_role, by_color).ok().filter(|_| board_ok);
+    // Only the 8x8 board is stored; other geometries are checked for syntax alone.
+    let standard = geometry == Geometry::STANDARD;
+    let board_ok = parse_placement(
+        &input[placement.clone()],
+        placement.start,
+        geometry,
+        diags,
+        |file, rank, c, at| {
+            if let (true, Some(Piece { color, role })) = (standard, Piece::from_char(char::from(c)))
+            {
+                let sq = usize::from(rank) * 8 + usize::from(file);
+                let bit = Bitboard(1 << sq);
+                *by_role.get_mut(role) |= bit;
+                *by_color.get_mut(color) |= bit;
+                piece_at[sq] = at as u32;
+            }
+        },
+    );
+    let board = Board::try_from_bitboards(by_role, by_color)
+        .ok()
+        .filter(|_| board_ok && standard);
 
     let turn = match field(1) {
         None | Some((b"w", _)) => Some(Color::White),
