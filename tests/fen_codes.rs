@@ -491,3 +491,23 @@ fn count_10_is_a_bad_digit_on_the_standard_board() {
         Some(6..8),
     );
 }
+
+#[test]
+fn promoted_marker_warns() {
+    assert_diag(
+        "4k3/8/8/8/8/8/8/Q~3K3 w - - 0 1",
+        Code::PromotedMarker,
+        Severity::Warning,
+        Some(17..18),
+    );
+}
+
+#[test]
+fn promoted_king_cannot_castle_as_in_python_chess() {
+    assert_diag(
+        "4k3/8/8/8/8/8/8/4K~2R w K - 0 1",
+        Code::CastlingWithoutKing,
+        Severity::Error,
+        Some(24..25),
+    );
+}

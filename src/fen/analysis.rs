@@ -101,7 +101,13 @@ fn analyze_unsorted(input: &[u8], opts: &Options) -> Analysis {
     };
     let requested = match parsed.spans[2].clone() {
         None => Some(Requested::NONE),
-        Some(span) => castling::read(&input[span.clone()], span.start, &board, &mut diagnostics),
+        Some(span) => castling::read(
+            &input[span.clone()],
+            span.start,
+            &board,
+            parsed.promoted,
+            &mut diagnostics,
+        ),
     };
     let Some(requested) = requested else {
         analysis.diagnostics = diagnostics;
@@ -115,6 +121,7 @@ fn analyze_unsorted(input: &[u8], opts: &Options) -> Analysis {
         piece_at: &parsed.piece_at,
         placement: parsed.spans[0].clone().unwrap_or(0..0),
         ep: parsed.spans[3].clone(),
+        promoted: parsed.promoted,
     };
     let checked = validate(
         &board,

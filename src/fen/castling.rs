@@ -71,6 +71,7 @@ pub(crate) fn read(
     field: &[u8],
     at: usize,
     board: &Board,
+    promoted: Bitboard,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Requested> {
     let mut req = Requested::NONE;
@@ -110,7 +111,7 @@ pub(crate) fn read(
         } else {
             Color::Black
         };
-        let Some(sq) = resolve(c.to_ascii_lowercase(), color, board) else {
+        let Some(sq) = resolve(c.to_ascii_lowercase(), color, board, promoted) else {
             diags.push(
                 Diagnostic::new(
                     Code::CastlingWithoutAnyRook,
@@ -169,10 +170,10 @@ pub(crate) fn read(
 /// outermost rook on the h-side of the king (else the h-file), `q` the outermost on the a-side
 /// (else the a-file; nothing at all when the side has no back-rank rook and a king), a file
 /// letter that file. Square order is compared, like python-chess, not files.
-fn resolve(flag: u8, color: Color, board: &Board) -> Option<Square> {
+fn resolve(flag: u8, color: Color, board: &Board, promoted: Bitboard) -> Option<Square> {
     let rank = backrank(color);
     let rooks = board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(rank);
-    let king = (board.kings() & board.by_color(color)).last();
+    let king = (board.kings() & board.by_color(color) & !promoted).last();
     let on_file = |f: File| Square::from_coords(f, rank);
     match flag {
         b'q' => match (king, rooks.first()) {
@@ -194,6 +195,7 @@ fn resolve(flag: u8, color: Color, board: &Board) -> Option<Square> {
 pub(crate) fn clean(
     req: &Requested,
     board: &Board,
+    promoted: Bitboard,
     standard: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Bitboard {
@@ -216,7 +218,7 @@ pub(crate) fn clean(
                 format!("castling right for a {color} rook on {sq}, but {found}"),
             ));
         }
-        let Some(king) = (board.kings() & board.by_color(color) & rank).last() else {
+        let Some(king) = (board.kings() & board.by_color(color) & rank & !promoted).last() else {
             for sq in ours {
                 diags.push(drop_right(
                     Code::CastlingWithoutKing,

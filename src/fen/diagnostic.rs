@@ -95,6 +95,8 @@ codes! {
     FullmoveZero => "fullmove-zero",
     /// A `/` after the last rank (warning; ignored).
     TrailingSlash => "trailing-slash",
+    /// The promoted-piece marker `~` of python-chess / crazyhouse FENs (warning; dropped).
+    PromotedMarker => "promoted-marker",
     /// Checkmate or stalemate (note).
     NoLegalMoves => "no-legal-moves",
     /// A side has no king.

@@ -40,6 +40,9 @@ pub(crate) struct Parsed {
     pub board: Option<Board>,
     /// Byte offset of the character that put a piece on each square (index: `Square as usize`).
     pub piece_at: [u32; 64],
+    /// Pieces marked promoted with `~`; a promoted king is no king for checks and castling,
+    /// as in python-chess.
+    pub promoted: Bitboard,
     /// Spans of the six fields; `None` for a missing field.
     pub spans: [Option<Range<usize>>; 6],
     /// Side to move; `None` when malformed.
@@ -119,6 +122,8 @@ pub(crate) fn parse(
     let mut by_role = ByRole::<Bitboard>::default();
     let mut by_color = ByColor::<Bitboard>::default();
     let mut piece_at = [0u32; 64];
+    let mut promoted = Bitboard::EMPTY;
+    let mut tildes = Vec::new();
     let placement = spans[0].clone().unwrap_or(0..0);
     // Only the 8x8 board is stored; other geometries are checked for syntax alone.
     let standard = geometry == Geometry::STANDARD;
@@ -128,9 +133,13 @@ pub(crate) fn parse(
         geometry,
         diags,
         |file, rank, c, at| {
-            if let (true, Some(Piece { color, role })) = (standard, Piece::from_char(char::from(c)))
+            let sq = usize::from(rank) * 8 + usize::from(file);
+            if standard && c == b'~' {
+                promoted |= Bitboard(1 << sq);
+                tildes.push(at);
+            } else if let (true, Some(Piece { color, role })) =
+                (standard, Piece::from_char(char::from(c)))
             {
-                let sq = usize::from(rank) * 8 + usize::from(file);
                 let bit = Bitboard(1 << sq);
                 *by_role.get_mut(role) |= bit;
                 *by_color.get_mut(color) |= bit;
@@ -141,6 +150,15 @@ pub(crate) fn parse(
     let board = Board::try_from_bitboards(by_role, by_color)
         .ok()
         .filter(|_| board_ok && standard);
+
+    for at in tildes {
+        diags.push(Diagnostic::new(
+            Code::PromotedMarker,
+            Severity::Warning,
+            Some(at..at + 1),
+            "`~` marks a promoted piece (crazyhouse); not written in chess".to_owned(),
+        ));
+    }
 
     let turn = match field(1) {
         None | Some((b"w", _)) => Some(Color::White),
@@ -218,6 +236,7 @@ pub(crate) fn parse(
     Some(Parsed {
         board,
         piece_at,
+        promoted,
         spans,
         turn,
         ep,

@@ -2,7 +2,7 @@
 //!
 //! The geometry is a parameter ([`Geometry`]); pieces are handed to a callback as
 //! `(file, rank, piece byte, byte offset)` with rank 0 the bottom rank, so the caller decides
-//! how to store them.
+//! how to store them; a promoted-piece marker `~` comes as byte `~` with its piece's square.
 
 use std::ops::Range;
 
@@ -92,7 +92,11 @@ pub(crate) fn parse_placement(
             }
             last_was_piece = false;
         } else if c == b'~' && last_was_piece {
-            // python-chess's promoted-piece marker (`Q~`, crazyhouse); it changes nothing here.
+            // python-chess's promoted-piece marker (`Q~`): reported with the previous square.
+            if width <= files && rank_index < ranks {
+                let rank = (ranks - 1 - rank_index) as u8;
+                place(width as u8 - 1, rank, c, at + i);
+            }
             i += 1;
             last_was_piece = false;
         } else {

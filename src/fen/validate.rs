@@ -24,6 +24,8 @@ pub(crate) struct Places<'a> {
     pub piece_at: &'a [u32; 64],
     pub placement: Range<usize>,
     pub ep: Option<Range<usize>>,
+    /// Pieces marked promoted (`~`); a promoted king is not a king for checks and castling.
+    pub promoted: Bitboard,
 }
 
 impl Places<'_> {
@@ -88,11 +90,11 @@ pub(crate) fn validate(
         ));
     }
 
-    let rights = castling::clean(req, board, standard, diags);
+    let rights = castling::clean(req, board, places.promoted, standard, diags);
     let mut valid_ep = ep.filter(|&sq| check_ep(board, turn, sq, places, diags));
 
     if kings_ok {
-        let them = board.kings() & board.by_color(!turn);
+        let them = board.kings() & board.by_color(!turn) & !places.promoted;
         if let Some(their_king) = them.last()
             && board.attacks_to(their_king, turn, board.occupied()).any()
         {
@@ -106,7 +108,7 @@ pub(crate) fn validate(
                 ),
             ));
         }
-        if let Some(our_king) = (board.kings() & board.by_color(turn)).last() {
+        if let Some(our_king) = (board.kings() & board.by_color(turn) & !places.promoted).last() {
             let checkers = board.attacks_to(our_king, !turn, board.occupied());
             let without_ep = impossible_check(board, turn, our_king, checkers, None);
             let with_ep =
