@@ -6,11 +6,11 @@
 
 use std::ops::Range;
 
-use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, Square};
+use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Rank, Square};
 
 use super::diagnostic::{Code, Diagnostic, Severity};
 use super::geometry::Geometry;
-use super::placement::parse_placement;
+use super::placement::{parse_placement, parse_standard_fast};
 use super::text::{is_space, quote};
 
 const FIELD_NAMES: [&str; 6] = [
@@ -119,34 +119,67 @@ pub(crate) fn parse(
 
     let field = |n: usize| spans[n].clone().map(|s| (&input[s.clone()], s));
 
-    let mut by_role = ByRole::<Bitboard>::default();
-    let mut by_color = ByColor::<Bitboard>::default();
     let mut piece_at = [0u32; 64];
     let mut promoted = Bitboard::EMPTY;
     let mut tildes = Vec::new();
     let placement = spans[0].clone().unwrap_or(0..0);
+    let field0 = &input[placement.clone()];
     // Only the 8x8 board is stored; other geometries are checked for syntax alone.
     let standard = geometry == Geometry::STANDARD;
-    let board_ok = parse_placement(
-        &input[placement.clone()],
-        placement.start,
-        geometry,
-        diags,
-        |file, rank, c, at| {
-            let sq = usize::from(rank) * 8 + usize::from(file);
-            if standard && c == b'~' {
-                promoted |= Bitboard(1 << sq);
-                tildes.push(at);
-            } else if let (true, Some(Piece { color, role })) =
-                (standard, Piece::from_char(char::from(c)))
-            {
-                let bit = Bitboard(1 << sq);
-                *by_role.get_mut(role) |= bit;
-                *by_color.get_mut(color) |= bit;
-                piece_at[sq] = at as u32;
-            }
-        },
-    );
+    let fast = if standard {
+        parse_standard_fast(field0, placement.start, &mut piece_at)
+    } else {
+        None
+    };
+    let (board_ok, (roles, colors)) = match fast {
+        Some(bitboards) => (true, bitboards),
+        None => {
+            let mut roles = [0u64; 6]; // pawn, knight, bishop, rook, queen, king
+            let mut colors = [0u64; 2]; // white, black
+            let ok = parse_placement(
+                field0,
+                placement.start,
+                geometry,
+                diags,
+                |file, rank, c, at| {
+                    if !standard {
+                        return;
+                    }
+                    let sq = usize::from(rank & 7) * 8 + usize::from(file & 7);
+                    let bit = 1u64 << sq;
+                    let role = match c.to_ascii_lowercase() {
+                        b'p' => 0,
+                        b'n' => 1,
+                        b'b' => 2,
+                        b'r' => 3,
+                        b'q' => 4,
+                        b'k' => 5,
+                        _ => {
+                            promoted |= Bitboard(bit);
+                            tildes.push(at);
+                            return;
+                        }
+                    };
+                    roles[role] |= bit;
+                    colors[usize::from(c.is_ascii_lowercase())] |= bit;
+                    piece_at[sq] = at as u32;
+                },
+            );
+            (ok, (roles, colors))
+        }
+    };
+    let by_role = ByRole {
+        pawn: Bitboard(roles[0]),
+        knight: Bitboard(roles[1]),
+        bishop: Bitboard(roles[2]),
+        rook: Bitboard(roles[3]),
+        queen: Bitboard(roles[4]),
+        king: Bitboard(roles[5]),
+    };
+    let by_color = ByColor {
+        white: Bitboard(colors[0]),
+        black: Bitboard(colors[1]),
+    };
     let board = Board::try_from_bitboards(by_role, by_color)
         .ok()
         .filter(|_| board_ok && standard);

@@ -192,3 +192,129 @@ fn finish_rank(
         ));
     }
 }
+
+/// Byte classes for [`parse_standard_fast`]: `1..=12` a piece (`(role << 1 | black) + 1`,
+/// roles pawn to king), `0x11..=0x18` a count 1-8, `0x20` a slash, 0 anything else.
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let letters = *b"PpNnBbRrQqKk";
+    let mut i = 0;
+    while i < letters.len() {
+        t[letters[i] as usize] = i as u8 + 1;
+        i += 1;
+    }
+    let mut d = 1;
+    while d <= 8 {
+        t[(b'0' + d) as usize] = 0x10 + d;
+        d += 1;
+    }
+    t[b'/' as usize] = 0x20;
+    t
+};
+
+/// Bitboards of an 8x8 placement, as `(roles pawn..king, colors white/black)`.
+pub(crate) type Bitboards = ([u64; 6], [u64; 2]);
+
+/// The fast path for a well-formed 8x8 placement (the common case): fills the bitboards and
+/// the byte offset of every piece, or returns `None` at the first irregularity (which the
+/// general [`parse_placement`] then diagnoses).
+pub(crate) fn parse_standard_fast(
+    field: &[u8],
+    at: usize,
+    piece_at: &mut [u32; 64],
+) -> Option<Bitboards> {
+    let mut roles = [0u64; 6];
+    let mut colors = [0u64; 2];
+    let mut rank = 7usize;
+    let mut file = 0usize;
+    let mut previous_digit = false;
+    for (i, &c) in field.iter().enumerate() {
+        let class = CLASSES[usize::from(c)];
+        match class {
+            1..=12 => {
+                if file >= 8 {
+                    return None;
+                }
+                let sq = rank * 8 + file;
+                let code = usize::from(class - 1);
+                roles[code >> 1] |= 1 << sq;
+                colors[code & 1] |= 1 << sq;
+                piece_at[sq] = (at + i) as u32;
+                file += 1;
+                previous_digit = false;
+            }
+            0x11..=0x18 => {
+                file += usize::from(class - 0x10);
+                if previous_digit || file > 8 {
+                    return None;
+                }
+                previous_digit = true;
+            }
+            0x20 => {
+                if file != 8 || rank == 0 {
+                    return None;
+                }
+                rank -= 1;
+                file = 0;
+                previous_digit = false;
+            }
+            _ => return None,
+        }
+    }
+    (rank == 0 && file == 8).then_some((roles, colors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn general(field: &[u8]) -> (bool, Bitboards, [u32; 64]) {
+        let mut roles = [0u64; 6];
+        let mut colors = [0u64; 2];
+        let mut piece_at = [0u32; 64];
+        let mut diags = Vec::new();
+        let ok = parse_placement(
+            field,
+            3,
+            Geometry::STANDARD,
+            &mut diags,
+            |file, rank, c, at| {
+                let sq = usize::from(rank) * 8 + usize::from(file);
+                let code = usize::from(CLASSES[usize::from(c)] - 1);
+                roles[code >> 1] |= 1 << sq;
+                colors[code & 1] |= 1 << sq;
+                piece_at[sq] = at as u32;
+            },
+        );
+        (ok, (roles, colors), piece_at)
+    }
+
+    #[test]
+    fn fast_path_reads_well_formed_placements_like_the_general_parser() {
+        for field in [
+            &b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"[..],
+            b"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR",
+            b"8/8/8/8/8/8/8/8",
+        ] {
+            let mut piece_at = [0u32; 64];
+            let fast = parse_standard_fast(field, 3, &mut piece_at);
+            let (ok, bitboards, general_at) = general(field);
+            assert!(ok);
+            assert_eq!(fast, Some(bitboards));
+            assert_eq!(piece_at, general_at);
+        }
+    }
+
+    #[test]
+    fn fast_path_gives_up_on_what_the_general_parser_diagnoses() {
+        for field in [
+            &b"8/8/8/8/8/8/8"[..],
+            b"9/8/8/8/8/8/8/8",
+            b"44/8/8/8/8/8/8/8",
+            b"8/8/8/8/8/8/8/8/",
+            b"Q~7/8/8/8/8/8/8/8",
+        ] {
+            assert_eq!(parse_standard_fast(field, 0, &mut [0; 64]), None);
+        }
+    }
+}
