@@ -157,10 +157,10 @@ fn r14_startpos_as_fen_is_an_unknown_piece_naming_what_was_expected() {
     let first = &analysis.diagnostics()[0];
     assert_eq!(
         (first.code, first.span.clone()),
-        (Code::UnknownPiece, Some(0..1))
+        (Code::UnknownPiece, Some(0..8))
     );
     assert!(
-        first.message.contains("expected one of KQRBNP"),
+        first.message.contains("expected `position startpos`"),
         "{}",
         first.message
     );
@@ -177,8 +177,8 @@ fn r14_blah_as_fen_is_rejected() {
         .map(|d| d.span.clone());
     assert_eq!(
         unknown,
-        Some(Some(1..2)),
-        "`b` is a bishop, `l` is the first unknown piece"
+        Some(Some(1..4)),
+        "`b` is a bishop, `lah` are unknown"
     );
     assert!(analysis.repair().is_none());
 }

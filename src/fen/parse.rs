@@ -126,6 +126,25 @@ pub(crate) fn parse(
     let field0 = &input[placement.clone()];
     // Only the 8x8 board is stored; other geometries are checked for syntax alone.
     let standard = geometry == Geometry::STANDARD;
+    if field0.eq_ignore_ascii_case(b"startpos") {
+        diags.retain(|d| d.code != Code::MissingField);
+        diags.push(Diagnostic::new(
+            Code::UnknownPiece,
+            Severity::Error,
+            Some(placement),
+            "`startpos` is a UCI keyword, not a piece placement; expected `position startpos` or `position fen <FEN>`".to_owned(),
+        ));
+        return Some(Parsed {
+            board: None,
+            piece_at,
+            promoted,
+            spans,
+            turn: None,
+            ep: EpField::None,
+            halfmove: None,
+            fullmove: None,
+        });
+    }
     let fast = if standard {
         parse_standard_fast(field0, placement.start, &mut piece_at)
     } else {

@@ -28,6 +28,8 @@ pub(crate) fn parse_placement(
     let mut width = 0usize;
     let mut i = 0usize;
     let mut last_was_piece = false;
+    // Unknown characters of the current rank: (first byte, end byte, count).
+    let mut unknown: Option<(usize, usize, usize)> = None;
     while i < field.len() {
         let c = field[i];
         if geometry.is_piece(c) {
@@ -40,6 +42,13 @@ pub(crate) fn parse_placement(
             last_was_piece = true;
         } else if c == b'/' {
             if i + 1 == field.len() && rank_index + 1 == ranks {
+                flush_unknown(
+                    &mut unknown,
+                    field,
+                    at,
+                    ranks.saturating_sub(rank_index).max(1),
+                    diags,
+                );
                 finish_rank(rank_index, width, at + rank_start..at + i, geometry, diags);
                 diags.push(
                     Diagnostic::new(
@@ -52,6 +61,13 @@ pub(crate) fn parse_placement(
                 );
                 return !has_error_since(diags, errors_before);
             }
+            flush_unknown(
+                &mut unknown,
+                field,
+                at,
+                ranks.saturating_sub(rank_index).max(1),
+                diags,
+            );
             finish_rank(rank_index, width, at + rank_start..at + i, geometry, diags);
             rank_index += 1;
             rank_start = i + 1;
@@ -101,21 +117,22 @@ pub(crate) fn parse_placement(
             last_was_piece = false;
         } else {
             let len = char_len(field, i);
-            diags.push(Diagnostic::new(
-                Code::UnknownPiece,
-                Severity::Error,
-                Some(at + i..at + i + len),
-                format!(
-                    "unknown piece {} on rank {}; expected one of KQRBNP (White), kqrbnp (Black), a count of empty squares, or `/`",
-                    quote(&field[i..i + len]),
-                    ranks.saturating_sub(rank_index).max(1)
-                ),
-            ));
+            unknown = Some(match unknown {
+                None => (i, i + len, 1),
+                Some((start, _, count)) => (start, i + len, count + 1),
+            });
             i += len;
             width += 1;
             last_was_piece = false;
         }
     }
+    flush_unknown(
+        &mut unknown,
+        field,
+        at,
+        ranks.saturating_sub(rank_index).max(1),
+        diags,
+    );
     finish_rank(
         rank_index,
         width,
@@ -144,6 +161,31 @@ pub(crate) fn parse_placement(
         ));
     }
     !has_error_since(diags, errors_before)
+}
+
+/// Reports the unknown characters of one rank as one diagnostic spanning them all.
+fn flush_unknown(
+    unknown: &mut Option<(usize, usize, usize)>,
+    field: &[u8],
+    at: usize,
+    rank: usize,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some((start, end, count)) = unknown.take() else {
+        return;
+    };
+    let found = match count {
+        1 => format!("unknown piece {}", quote(&field[start..end])),
+        n => format!("{n} unknown pieces in {}", quote(&field[start..end])),
+    };
+    diags.push(Diagnostic::new(
+        Code::UnknownPiece,
+        Severity::Error,
+        Some(at + start..at + end),
+        format!(
+            "{found} on rank {rank}; expected KQRBNP (White), kqrbnp (Black), a count of empty squares, or `/`"
+        ),
+    ));
 }
 
 fn has_error_since(diags: &[Diagnostic], from: usize) -> bool {
