@@ -66,3 +66,22 @@ fn mixed_xfen_and_shredder_letters_read_as_one_set_of_rights() {
         Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     );
 }
+
+#[test]
+fn mode_names_read_back() {
+    for ep in [EpMode::Legal, EpMode::XFen, EpMode::Fen] {
+        assert_eq!(ep.as_str().parse::<EpMode>(), Ok(ep));
+    }
+    for style in [CastlingStyle::XFen, CastlingStyle::Shredder] {
+        assert_eq!(style.as_str().parse::<CastlingStyle>(), Ok(style));
+    }
+}
+
+#[test]
+fn unknown_ep_mode_names_the_expected_values() {
+    let err = "pseudo".parse::<EpMode>().expect_err("not a mode");
+    assert_eq!(
+        err.to_string(),
+        "unknown en passant mode `pseudo` (expected legal, xfen or fen)"
+    );
+}

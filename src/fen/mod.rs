@@ -29,7 +29,7 @@ pub use analysis::{Analysis, Options, Repaired, analyze};
 pub use castling::CastlingStyle;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use geometry::Geometry;
-pub use write::{EpMode, FenDisplay, write_fen};
+pub use write::{EpMode, FenDisplay, UnknownMode, write_fen};
 
 /// Whether `position` has a castling right that standard chess cannot express (its king is
 /// not on the e-file or its rook not on the a- or h-file), SPEC section 7.

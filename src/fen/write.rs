@@ -143,3 +143,71 @@ pub fn write_fen(position: &Chess, castling: CastlingStyle, ep: EpMode) -> Strin
     }
     .to_string()
 }
+
+/// A mode name that is not one of the accepted values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{found}` (expected {expected})")]
+pub struct UnknownMode {
+    /// What was being named (`en passant mode`, `castling style`).
+    pub what: &'static str,
+    /// The text given.
+    pub found: String,
+    /// The accepted values.
+    pub expected: &'static str,
+}
+
+impl EpMode {
+    /// The name used by `--ep` and `positions.en_passant`: `legal`, `xfen`, `fen`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EpMode::Legal => "legal",
+            EpMode::XFen => "xfen",
+            EpMode::Fen => "fen",
+        }
+    }
+}
+
+impl std::str::FromStr for EpMode {
+    type Err = UnknownMode;
+
+    /// Reads `legal`, `xfen` or `fen`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "legal" => Ok(EpMode::Legal),
+            "xfen" => Ok(EpMode::XFen),
+            "fen" => Ok(EpMode::Fen),
+            _ => Err(UnknownMode {
+                what: "en passant mode",
+                found: s.to_owned(),
+                expected: "legal, xfen or fen",
+            }),
+        }
+    }
+}
+
+impl CastlingStyle {
+    /// The name used by `--castling` and `positions.castling`: `xfen`, `shredder`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            CastlingStyle::XFen => "xfen",
+            CastlingStyle::Shredder => "shredder",
+        }
+    }
+}
+
+impl std::str::FromStr for CastlingStyle {
+    type Err = UnknownMode;
+
+    /// Reads `xfen` or `shredder`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "xfen" => Ok(CastlingStyle::XFen),
+            "shredder" => Ok(CastlingStyle::Shredder),
+            _ => Err(UnknownMode {
+                what: "castling style",
+                found: s.to_owned(),
+                expected: "xfen or shredder",
+            }),
+        }
+    }
+}
