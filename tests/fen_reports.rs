@@ -65,27 +65,24 @@ fn r03_rights_of_vanished_kings_and_rooks_are_dropped() {
 }
 
 #[test]
-fn r04_black_king_side_right_with_bishop_on_h8_is_dropped() {
-    let fen = "3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Qk - 0 15";
-    let sent = "3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Q - 0 15";
-    outcome(
-        fen,
-        &STANDARD,
-        &[(Code::CastlingWithoutRook, Error)],
-        Some(sent),
-    );
-}
-
-#[test]
-fn r05_white_queen_on_h8_loses_black_king_side_right() {
-    let fen = "rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQkq - 1 10";
-    let sent = "rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQq - 1 10";
-    outcome(
-        fen,
-        &STANDARD,
-        &[(Code::CastlingWithoutRook, Error)],
-        Some(sent),
-    );
+fn r04_r05_king_side_right_whose_h8_holds_another_piece_is_dropped() {
+    for (fen, sent) in [
+        (
+            "3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Qk - 0 15",
+            "3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Q - 0 15",
+        ),
+        (
+            "rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQkq - 1 10",
+            "rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQq - 1 10",
+        ),
+    ] {
+        outcome(
+            fen,
+            &STANDARD,
+            &[(Code::CastlingWithoutRook, Error)],
+            Some(sent),
+        );
+    }
 }
 
 #[test]

@@ -30,6 +30,11 @@ pub(crate) fn parse_placement(
     let mut last_was_piece = false;
     // Unknown characters of the current rank: (first byte, end byte, count).
     let mut unknown: Option<(usize, usize, usize)> = None;
+    let text = Text {
+        field,
+        at,
+        geometry,
+    };
     while i < field.len() {
         let c = field[i];
         if geometry.is_piece(c) {
@@ -42,14 +47,7 @@ pub(crate) fn parse_placement(
             last_was_piece = true;
         } else if c == b'/' {
             if i + 1 == field.len() && rank_index + 1 == ranks {
-                flush_unknown(
-                    &mut unknown,
-                    field,
-                    at,
-                    ranks.saturating_sub(rank_index).max(1),
-                    diags,
-                );
-                finish_rank(rank_index, width, at + rank_start..at + i, geometry, diags);
+                finish_rank(&text, rank_index, width, rank_start..i, &mut unknown, diags);
                 diags.push(
                     Diagnostic::new(
                         Code::TrailingSlash,
@@ -61,14 +59,7 @@ pub(crate) fn parse_placement(
                 );
                 return !has_error_since(diags, errors_before);
             }
-            flush_unknown(
-                &mut unknown,
-                field,
-                at,
-                ranks.saturating_sub(rank_index).max(1),
-                diags,
-            );
-            finish_rank(rank_index, width, at + rank_start..at + i, geometry, diags);
+            finish_rank(&text, rank_index, width, rank_start..i, &mut unknown, diags);
             rank_index += 1;
             rank_start = i + 1;
             width = 0;
@@ -126,18 +117,12 @@ pub(crate) fn parse_placement(
             last_was_piece = false;
         }
     }
-    flush_unknown(
-        &mut unknown,
-        field,
-        at,
-        ranks.saturating_sub(rank_index).max(1),
-        diags,
-    );
     finish_rank(
+        &text,
         rank_index,
         width,
-        at + rank_start..at + field.len(),
-        geometry,
+        rank_start..field.len(),
+        &mut unknown,
         diags,
     );
     let count = rank_index + 1;
@@ -165,12 +150,12 @@ pub(crate) fn parse_placement(
 
 /// Reports the unknown characters of one rank as one diagnostic spanning them all.
 fn flush_unknown(
+    text: &Text<'_>,
     unknown: &mut Option<(usize, usize, usize)>,
-    field: &[u8],
-    at: usize,
     rank: usize,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let (field, at) = (text.field, text.at);
     let Some((start, end, count)) = unknown.take() else {
         return;
     };
@@ -202,13 +187,31 @@ fn nth_rank_start(field: &[u8], n: usize) -> usize {
         .map_or(0, |(i, _)| i + 1)
 }
 
+/// The placement field being read: its bytes, its offset in the input, the board shape.
+struct Text<'a> {
+    field: &'a [u8],
+    at: usize,
+    geometry: Geometry,
+}
+
+/// Ends rank `index` (0 = top) covering `range` of the field: reports its unknown pieces and
+/// a wrong number of squares.
 fn finish_rank(
+    text: &Text<'_>,
     index: usize,
     width: usize,
-    span: Range<usize>,
-    geometry: Geometry,
+    range: Range<usize>,
+    unknown: &mut Option<(usize, usize, usize)>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let geometry = text.geometry;
+    let span = text.at + range.start..text.at + range.end;
+    flush_unknown(
+        text,
+        unknown,
+        usize::from(geometry.ranks).saturating_sub(index).max(1),
+        diags,
+    );
     let files = usize::from(geometry.files);
     let ranks = usize::from(geometry.ranks);
     if index >= ranks {
