@@ -277,3 +277,21 @@ fn promoted_marker_warns() {
         Some(17..18),
     );
 }
+
+#[test]
+fn unicode_spaces_separate_fields_as_in_python() {
+    let analysis = analyze(
+        "4k3/8/8/8/8/8/8/4K3\u{a0}w\u{3000}- \t - 0 1".as_bytes(),
+        &Options::default(),
+    );
+    assert_eq!(analysis.diagnostics(), &[]);
+    assert_eq!(
+        analysis
+            .fen(
+                fenguard::fen::CastlingStyle::XFen,
+                fenguard::fen::EpMode::Legal
+            )
+            .as_deref(),
+        Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    );
+}

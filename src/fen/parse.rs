@@ -11,7 +11,7 @@ use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Rank, Square};
 use super::diagnostic::{Code, Diagnostic, Severity};
 use super::geometry::Geometry;
 use super::placement::{parse_placement, parse_standard_fast};
-use super::text::{is_space, quote};
+use super::text::{char_len, quote, space_len};
 
 const FIELD_NAMES: [&str; 6] = [
     "piece placement",
@@ -67,13 +67,21 @@ pub(crate) fn parse(
     let mut extra: Option<Range<usize>> = None;
     let mut i = 0usize;
     while i < input.len() {
-        if is_space(input[i]) {
-            i += 1;
+        let space = space_len(input, i);
+        if space > 0 {
+            i += space;
             continue;
         }
         let start = i;
-        while i < input.len() && !is_space(input[i]) {
-            i += 1;
+        while i < input.len() {
+            let b = input[i];
+            if b > b' ' && b < 0x80 {
+                i += 1; // the common case: a printable ASCII byte
+            } else if space_len(input, i) == 0 {
+                i += char_len(input, i);
+            } else {
+                break;
+            }
         }
         if count < 6 {
             spans[count] = Some(start..i);

@@ -37,9 +37,23 @@ pub(crate) fn quote(bytes: &[u8]) -> String {
     out
 }
 
-/// Whether `b` separates fields (ASCII whitespace, as Python's `str.split()` on ASCII input).
-pub(crate) const fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f)
+/// Length in bytes of the field separator starting at `input[i]`, 0 when there is none:
+/// the whitespace Python's `str.split()` splits on (ASCII whitespace, `\x1c`-`\x1f`, and in
+/// UTF-8 NEL, NO-BREAK SPACE and the other Unicode spaces).
+pub(crate) fn space_len(input: &[u8], i: usize) -> usize {
+    match input[i] {
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f => 1,
+        0xc2 | 0xe1 | 0xe2 | 0xe3 => {
+            let len = char_len(input, i);
+            let is_space = len > 1
+                && std::str::from_utf8(&input[i..i + len])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .is_some_and(char::is_whitespace);
+            if is_space { len } else { 0 }
+        }
+        _ => 0,
+    }
 }
 
 /// English plural suffix.
