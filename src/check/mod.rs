@@ -1,12 +1,165 @@
-//! The offline `fenguard check` command (SPEC section 4).
+//! The offline `fenguard check` command (SPEC section 4): lint and normalize FENs from
+//! arguments, `--file F`, or standard input (`-`), streaming through buffers.
 
+mod output;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use crate::fen::{CastlingStyle, EpMode, Options};
+
+pub use output::Format;
 
 /// Options of `fenguard check`.
 #[derive(Debug, Clone, clap::Args)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    /// FENs to check; `-` reads FENs from standard input, one a line. Without FENs and
+    /// without `--file`, standard input is read.
+    #[arg(value_name = "FEN", allow_hyphen_values = false)]
+    pub fens: Vec<std::ffi::OsString>,
+    /// Read FENs from this file, one a line.
+    #[arg(long, value_name = "F")]
+    pub file: Option<PathBuf>,
+    /// Output: `human` (carets under faults), `json` (one object a line) or `fen` (the
+    /// normalized FEN or `invalid`, one a line).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Castling field style: `xfen` (KQkq, file letters for inner rooks) or `shredder`
+    /// (always file letters, e.g. HAha).
+    #[arg(long, value_enum, default_value_t = CastlingArg::Xfen)]
+    pub castling: CastlingArg,
+    /// En passant squares written: `legal` (a legal capture exists), `xfen` (an enemy pawn
+    /// is adjacent), `fen` (every valid square, as given).
+    #[arg(long, value_enum, default_value_t = EpArg::Legal)]
+    pub ep: EpArg,
+    /// Repair what has one safe reading (SPEC section 6) and print the repaired FEN.
+    #[arg(long)]
+    pub repair: bool,
+    /// Standard-chess castling rules: a right only Chess960 allows is an error.
+    #[arg(long)]
+    pub standard: bool,
+}
 
-/// Runs `fenguard check`; exit status 0 all valid, 1 some invalid, 2 usage or I/O error.
-pub fn run(_args: CheckArgs) -> ExitCode {
-    ExitCode::from(2)
+/// `--castling` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CastlingArg {
+    /// X-FEN: `KQkq`, file letters for inner rooks.
+    Xfen,
+    /// Shredder-FEN: rook file letters always.
+    Shredder,
+}
+
+/// `--ep` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EpArg {
+    /// Only with a legal en passant capture.
+    Legal,
+    /// With a pseudo-legal capture (X-FEN).
+    Xfen,
+    /// Every valid en passant square.
+    Fen,
+}
+
+/// Settings shared by every line.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settings {
+    pub format: Format,
+    pub castling: CastlingStyle,
+    pub ep: EpMode,
+    pub repair: bool,
+    pub options: Options,
+}
+
+impl From<&CheckArgs> for Settings {
+    fn from(args: &CheckArgs) -> Self {
+        Settings {
+            format: args.format,
+            castling: match args.castling {
+                CastlingArg::Xfen => CastlingStyle::XFen,
+                CastlingArg::Shredder => CastlingStyle::Shredder,
+            },
+            ep: match args.ep {
+                EpArg::Legal => EpMode::Legal,
+                EpArg::Xfen => EpMode::XFen,
+                EpArg::Fen => EpMode::Fen,
+            },
+            repair: args.repair,
+            options: Options {
+                chess960_allowed: !args.standard,
+                ..Options::default()
+            },
+        }
+    }
+}
+
+/// Runs `fenguard check`; exit status 0 all valid (or repaired, with `--repair`), 1 some
+/// invalid, 2 usage or I/O error.
+pub fn run(args: CheckArgs) -> ExitCode {
+    let settings = Settings::from(&args);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut checker = output::Checker::new(settings);
+    let result = check_all(&args, &mut checker, &mut out).and_then(|()| out.flush());
+    match result {
+        Ok(()) if checker.all_ok() => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(1),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(2),
+        Err(e) => {
+            let _ = out.flush();
+            eprintln!("fenguard check: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn check_all(
+    args: &CheckArgs,
+    checker: &mut output::Checker,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let read_stdin = args.fens.is_empty() && args.file.is_none();
+    for fen in &args.fens {
+        if fen == "-" {
+            check_lines(io::stdin().lock(), checker, out)?;
+        } else {
+            checker.line(fen.as_encoded_bytes(), out)?;
+        }
+    }
+    if let Some(path) = &args.file {
+        let file = File::open(path).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot read --file {}: {e}", path.display()),
+            )
+        })?;
+        check_lines(BufReader::with_capacity(64 * 1024, file), checker, out)?;
+    }
+    if read_stdin {
+        check_lines(io::stdin().lock(), checker, out)?;
+    }
+    Ok(())
+}
+
+/// Checks every line of `input` (a final line without newline included), reusing one buffer.
+fn check_lines(
+    mut input: impl BufRead,
+    checker: &mut output::Checker,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let mut line = Vec::with_capacity(256);
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        }
+        checker.line(&line, out)?;
+    }
 }

@@ -1,0 +1,163 @@
+//! The three output formats of `fenguard check`: `human`, `json` and `fen`.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::Settings;
+use crate::fen::{Diagnostic, FenDisplay, analyze};
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The FEN with a caret line under each fault, like a compiler.
+    Human,
+    /// One JSON object a line (SPEC section 4).
+    Json,
+    /// The normalized FEN, or `invalid`, one a line.
+    Fen,
+}
+
+/// Checks lines one by one and remembers whether all were fine.
+pub(crate) struct Checker {
+    settings: Settings,
+    line_number: u64,
+    all_ok: bool,
+    /// Reused output buffer of the `fen` format.
+    buf: Vec<u8>,
+}
+
+impl Checker {
+    pub(crate) fn new(settings: Settings) -> Self {
+        Checker {
+            settings,
+            line_number: 0,
+            all_ok: true,
+            buf: Vec::with_capacity(128),
+        }
+    }
+
+    /// Whether every line so far was valid (or repaired, with `--repair`).
+    pub(crate) fn all_ok(&self) -> bool {
+        self.all_ok
+    }
+
+    /// Checks one input line (without its line end) and writes its output.
+    pub(crate) fn line(&mut self, input: &[u8], out: &mut impl Write) -> io::Result<()> {
+        self.line_number += 1;
+        let analysis = analyze(input, &self.settings.options);
+        let repaired = match analysis.is_valid() || !self.settings.repair {
+            true => None,
+            false => analysis.repair().map(|r| r.position),
+        };
+        self.all_ok &= analysis.is_valid() || repaired.is_some();
+        let position = repaired.as_ref().or(analysis.position());
+        let fen = position.map(|position| FenDisplay {
+            position,
+            castling: self.settings.castling,
+            ep: self.settings.ep,
+        });
+        match self.settings.format {
+            Format::Fen => {
+                self.buf.clear();
+                match fen {
+                    Some(fen) => fen.append_to(&mut self.buf),
+                    None => self.buf.extend_from_slice(b"invalid"),
+                }
+                self.buf.push(b'\n');
+                out.write_all(&self.buf)
+            }
+            Format::Json => {
+                let record = Record {
+                    input: String::from_utf8_lossy(input),
+                    valid: analysis.is_valid(),
+                    repaired: repaired.is_some(),
+                    fen: fen.map(|f| f.to_string()),
+                    chess960: position.map_or_else(
+                        || analysis.needs_chess960(),
+                        crate::fen::position_needs_chess960,
+                    ),
+                    diagnostics: analysis
+                        .diagnostics()
+                        .iter()
+                        .map(DiagnosticRecord::from)
+                        .collect(),
+                };
+                serde_json::to_writer(&mut *out, &record)?;
+                out.write_all(b"\n")
+            }
+            Format::Human => {
+                let status = match (analysis.is_valid(), repaired.is_some()) {
+                    (true, _) => "valid",
+                    (false, true) => "repaired",
+                    (false, false) => "invalid",
+                };
+                match fen {
+                    Some(fen) => writeln!(out, "line {}: {status}: {fen}", self.line_number)?,
+                    None => writeln!(out, "line {}: {status}", self.line_number)?,
+                }
+                for d in analysis.diagnostics() {
+                    write_human(input, d, out)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One JSON line (SPEC section 4).
+#[derive(Serialize)]
+struct Record<'a> {
+    input: std::borrow::Cow<'a, str>,
+    valid: bool,
+    repaired: bool,
+    fen: Option<String>,
+    chess960: bool,
+    diagnostics: Vec<DiagnosticRecord<'a>>,
+}
+
+/// One diagnostic in JSON.
+#[derive(Serialize)]
+struct DiagnosticRecord<'a> {
+    code: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    span: Option<[usize; 2]>,
+    fix: Option<&'a str>,
+}
+
+impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
+    fn from(d: &'a Diagnostic) -> Self {
+        DiagnosticRecord {
+            code: d.code.as_str(),
+            severity: d.severity.as_str(),
+            message: &d.message,
+            span: d.span.as_ref().map(|s| [s.start, s.end]),
+            fix: d.fix.as_deref(),
+        }
+    }
+}
+
+/// `  error[code]: message`, then the input with carets under the span, then the fix.
+fn write_human(input: &[u8], d: &Diagnostic, out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "  {d}")?;
+    if let Some(span) = &d.span {
+        let shown: String = String::from_utf8_lossy(input)
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let start = span.start.min(input.len());
+        let end = span.end.clamp(start, input.len());
+        let column = String::from_utf8_lossy(&input[..start]).chars().count();
+        let width = String::from_utf8_lossy(&input[start..end])
+            .chars()
+            .count()
+            .max(1);
+        writeln!(out, "   | {shown}")?;
+        writeln!(out, "   | {}{}", " ".repeat(column), "^".repeat(width))?;
+    }
+    if let Some(fix) = &d.fix {
+        writeln!(out, "   = fix: {fix}")?;
+    }
+    Ok(())
+}

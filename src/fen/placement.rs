@@ -1,0 +1,365 @@
+//! The piece-placement field: ranks from the top, files from the left, `/` between ranks.
+//!
+//! The geometry is a parameter ([`Geometry`]); pieces are handed to a callback as
+//! `(file, rank, piece byte, byte offset)` with rank 0 the bottom rank, so the caller decides
+//! how to store them; a promoted-piece marker `~` comes as byte `~` with its piece's square.
+
+use std::ops::Range;
+
+use super::diagnostic::{Code, Diagnostic, Severity};
+use super::geometry::Geometry;
+use super::text::{char_len, plural, quote};
+
+/// Parses the placement `field` found at byte offset `at` of the input. Calls `place` for
+/// every piece on the board and pushes syntax diagnostics; returns whether the placement is
+/// well-formed (a trailing `/` is only a warning).
+pub(crate) fn parse_placement(
+    field: &[u8],
+    at: usize,
+    geometry: Geometry,
+    diags: &mut Vec<Diagnostic>,
+    mut place: impl FnMut(u8, u8, u8, usize),
+) -> bool {
+    let files = usize::from(geometry.files);
+    let ranks = usize::from(geometry.ranks);
+    let errors_before = diags.len();
+    let mut rank_index = 0usize; // 0 = top rank
+    let mut rank_start = 0usize;
+    let mut width = 0usize;
+    let mut i = 0usize;
+    let mut last_was_piece = false;
+    // Unknown characters of the current rank: (first byte, end byte, count).
+    let mut unknown: Option<(usize, usize, usize)> = None;
+    let text = Text {
+        field,
+        at,
+        geometry,
+    };
+    while i < field.len() {
+        let c = field[i];
+        if geometry.is_piece(c) {
+            if width < files && rank_index < ranks {
+                let rank = (ranks - 1 - rank_index) as u8;
+                place(width as u8, rank, c, at + i);
+            }
+            width += 1;
+            i += 1;
+            last_was_piece = true;
+        } else if c == b'/' {
+            if i + 1 == field.len() && rank_index + 1 == ranks {
+                finish_rank(&text, rank_index, width, rank_start..i, &mut unknown, diags);
+                diags.push(
+                    Diagnostic::new(
+                        Code::TrailingSlash,
+                        Severity::Warning,
+                        Some(at + i..at + i + 1),
+                        format!("`/` after the last rank; the board has {ranks} ranks"),
+                    )
+                    .with_fix("drop the trailing `/`"),
+                );
+                return !has_error_since(diags, errors_before);
+            }
+            finish_rank(&text, rank_index, width, rank_start..i, &mut unknown, diags);
+            rank_index += 1;
+            rank_start = i + 1;
+            width = 0;
+            i += 1;
+            last_was_piece = false;
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < field.len() && field[i].is_ascii_digit() {
+                i += 1;
+            }
+            let run = &field[start..i];
+            let span = Some(at + start..at + i);
+            if run.len() > 1 && !geometry.multi_digit_counts() {
+                diags.push(Diagnostic::new(
+                    Code::BadDigit,
+                    Severity::Error,
+                    span,
+                    format!(
+                        "two empty-square counts in a row {}; expected one count from 1 to {files}",
+                        quote(run)
+                    ),
+                ));
+                width += run.iter().map(|d| usize::from(d - b'0')).sum::<usize>();
+            } else {
+                let n = run.iter().fold(0usize, |n, d| {
+                    n.saturating_mul(10).saturating_add(usize::from(d - b'0'))
+                });
+                if n == 0 {
+                    diags.push(Diagnostic::new(
+                        Code::BadDigit,
+                        Severity::Error,
+                        span,
+                        format!("empty-square count {}; expected 1 to {files}", quote(run)),
+                    ));
+                }
+                width = width.saturating_add(n);
+            }
+            last_was_piece = false;
+        } else if c == b'~' && last_was_piece {
+            // python-chess's promoted-piece marker (`Q~`): reported with the previous square.
+            if width <= files && rank_index < ranks {
+                let rank = (ranks - 1 - rank_index) as u8;
+                place(width as u8 - 1, rank, c, at + i);
+            }
+            i += 1;
+            last_was_piece = false;
+        } else {
+            let len = char_len(field, i);
+            unknown = Some(match unknown {
+                None => (i, i + len, 1),
+                Some((start, _, count)) => (start, i + len, count + 1),
+            });
+            i += len;
+            width += 1;
+            last_was_piece = false;
+        }
+    }
+    finish_rank(
+        &text,
+        rank_index,
+        width,
+        rank_start..field.len(),
+        &mut unknown,
+        diags,
+    );
+    let count = rank_index + 1;
+    if count > ranks {
+        let extra_start = nth_rank_start(field, ranks);
+        diags.push(Diagnostic::new(
+            Code::TooManyRanks,
+            Severity::Error,
+            Some(at + extra_start..at + field.len()),
+            format!("the board has {count} ranks, expected {ranks}"),
+        ));
+    } else if count < ranks {
+        diags.push(Diagnostic::new(
+            Code::TooFewRanks,
+            Severity::Error,
+            Some(at..at + field.len()),
+            format!(
+                "the board has {count} rank{}, expected {ranks} separated by `/`",
+                plural(count)
+            ),
+        ));
+    }
+    !has_error_since(diags, errors_before)
+}
+
+/// Reports the unknown characters of one rank as one diagnostic spanning them all.
+fn flush_unknown(
+    text: &Text<'_>,
+    unknown: &mut Option<(usize, usize, usize)>,
+    rank: usize,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let (field, at) = (text.field, text.at);
+    let Some((start, end, count)) = unknown.take() else {
+        return;
+    };
+    let found = match count {
+        1 => format!("unknown piece {}", quote(&field[start..end])),
+        n => format!("{n} unknown pieces in {}", quote(&field[start..end])),
+    };
+    diags.push(Diagnostic::new(
+        Code::UnknownPiece,
+        Severity::Error,
+        Some(at + start..at + end),
+        format!(
+            "{found} on rank {rank}; expected KQRBNP (White), kqrbnp (Black), a count of empty squares, or `/`"
+        ),
+    ));
+}
+
+fn has_error_since(diags: &[Diagnostic], from: usize) -> bool {
+    diags[from..].iter().any(Diagnostic::is_error)
+}
+
+/// Byte offset of the start of rank number `n` (0-based from the top) in the field.
+fn nth_rank_start(field: &[u8], n: usize) -> usize {
+    field
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c == b'/')
+        .nth(n.saturating_sub(1))
+        .map_or(0, |(i, _)| i + 1)
+}
+
+/// The placement field being read: its bytes, its offset in the input, the board shape.
+struct Text<'a> {
+    field: &'a [u8],
+    at: usize,
+    geometry: Geometry,
+}
+
+/// Ends rank `index` (0 = top) covering `range` of the field: reports its unknown pieces and
+/// a wrong number of squares.
+fn finish_rank(
+    text: &Text<'_>,
+    index: usize,
+    width: usize,
+    range: Range<usize>,
+    unknown: &mut Option<(usize, usize, usize)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let geometry = text.geometry;
+    let span = text.at + range.start..text.at + range.end;
+    flush_unknown(
+        text,
+        unknown,
+        usize::from(geometry.ranks).saturating_sub(index).max(1),
+        diags,
+    );
+    let files = usize::from(geometry.files);
+    let ranks = usize::from(geometry.ranks);
+    if index >= ranks {
+        return; // reported once as too-many-ranks
+    }
+    let number = ranks - index;
+    if width > files {
+        diags.push(Diagnostic::new(
+            Code::RankTooLong,
+            Severity::Error,
+            Some(span),
+            format!("rank {number} has {width} squares, expected {files}"),
+        ));
+    } else if width < files {
+        diags.push(Diagnostic::new(
+            Code::RankTooShort,
+            Severity::Error,
+            Some(span),
+            format!(
+                "rank {number} has {width} square{}, expected {files}",
+                plural(width)
+            ),
+        ));
+    }
+}
+
+/// Byte classes for [`parse_standard_fast`]: `1..=12` a piece (`(role << 1 | black) + 1`,
+/// roles pawn to king), `0x11..=0x18` a count 1-8, `0x20` a slash, 0 anything else.
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let letters = *b"PpNnBbRrQqKk";
+    let mut i = 0;
+    while i < letters.len() {
+        t[letters[i] as usize] = i as u8 + 1;
+        i += 1;
+    }
+    let mut d = 1;
+    while d <= 8 {
+        t[(b'0' + d) as usize] = 0x10 + d;
+        d += 1;
+    }
+    t[b'/' as usize] = 0x20;
+    t
+};
+
+/// Bitboards of an 8x8 placement, as `(roles pawn..king, colors white/black)`.
+pub(crate) type Bitboards = ([u64; 6], [u64; 2]);
+
+/// The fast path for a well-formed 8x8 placement (the common case): fills the bitboards and
+/// the byte offset of every piece, or returns `None` at the first irregularity (which the
+/// general [`parse_placement`] then diagnoses).
+pub(crate) fn parse_standard_fast(
+    field: &[u8],
+    at: usize,
+    piece_at: &mut [u32; 64],
+) -> Option<Bitboards> {
+    let mut roles = [0u64; 6];
+    let mut colors = [0u64; 2];
+    let mut rank = 7usize;
+    let mut file = 0usize;
+    let mut previous_digit = false;
+    for (i, &c) in field.iter().enumerate() {
+        let class = CLASSES[usize::from(c)];
+        match class {
+            1..=12 => {
+                if file >= 8 {
+                    return None;
+                }
+                let sq = rank * 8 + file;
+                let code = usize::from(class - 1);
+                roles[code >> 1] |= 1 << sq;
+                colors[code & 1] |= 1 << sq;
+                piece_at[sq] = (at + i) as u32;
+                file += 1;
+                previous_digit = false;
+            }
+            0x11..=0x18 => {
+                file += usize::from(class - 0x10);
+                if previous_digit || file > 8 {
+                    return None;
+                }
+                previous_digit = true;
+            }
+            0x20 => {
+                if file != 8 || rank == 0 {
+                    return None;
+                }
+                rank -= 1;
+                file = 0;
+                previous_digit = false;
+            }
+            _ => return None,
+        }
+    }
+    (rank == 0 && file == 8).then_some((roles, colors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn general(field: &[u8]) -> (bool, Bitboards, [u32; 64]) {
+        let mut roles = [0u64; 6];
+        let mut colors = [0u64; 2];
+        let mut piece_at = [0u32; 64];
+        let mut diags = Vec::new();
+        let ok = parse_placement(
+            field,
+            3,
+            Geometry::STANDARD,
+            &mut diags,
+            |file, rank, c, at| {
+                let sq = usize::from(rank) * 8 + usize::from(file);
+                let code = usize::from(CLASSES[usize::from(c)] - 1);
+                roles[code >> 1] |= 1 << sq;
+                colors[code & 1] |= 1 << sq;
+                piece_at[sq] = at as u32;
+            },
+        );
+        (ok, (roles, colors), piece_at)
+    }
+
+    #[test]
+    fn fast_path_reads_well_formed_placements_like_the_general_parser() {
+        for field in [
+            &b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"[..],
+            b"rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR",
+            b"8/8/8/8/8/8/8/8",
+        ] {
+            let mut piece_at = [0u32; 64];
+            let fast = parse_standard_fast(field, 3, &mut piece_at);
+            let (ok, bitboards, general_at) = general(field);
+            assert!(ok);
+            assert_eq!(fast, Some(bitboards));
+            assert_eq!(piece_at, general_at);
+        }
+    }
+
+    #[test]
+    fn fast_path_gives_up_on_what_the_general_parser_diagnoses() {
+        for field in [
+            &b"8/8/8/8/8/8/8"[..],
+            b"9/8/8/8/8/8/8/8",
+            b"44/8/8/8/8/8/8/8",
+            b"8/8/8/8/8/8/8/8/",
+            b"Q~7/8/8/8/8/8/8/8",
+        ] {
+            assert_eq!(parse_standard_fast(field, 0, &mut [0; 64]), None);
+        }
+    }
+}
