@@ -98,6 +98,29 @@ def without_trailing_slash(line: str) -> Optional[str]:
     return " ".join(fields)
 
 
+def merged_rights(line: str) -> Optional[str]:
+    """`line` with its castling field read letter by letter (each letter alone, as
+    python-chess reads it) and written back as the union of those rights in Shredder-FEN
+    order; None when the field is already canonical or a letter alone is refused. Covers
+    letters that name the same rook twice (`HAhK`: `K` is the h1 rook again)."""
+    field = castling_field(line)
+    if field is None or len(field) < 2 or any(c not in WHITE_LETTERS + BLACK_LETTERS for c in field):
+        return None
+    mask = 0
+    for c in field:
+        try:
+            board = chess.Board(with_castling(line, c), chess960=True)
+        except ValueError:
+            return None
+        mask |= board.castling_rights
+    # Shredder-FEN order without python-chess's cleaning: White then Black, h-side first.
+    letters = "".join(chess.FILE_NAMES[chess.square_file(sq)].upper() for sq in chess.scan_reversed(mask & chess.BB_RANK_1))
+    letters += "".join(chess.FILE_NAMES[chess.square_file(sq)] for sq in chess.scan_reversed(mask & chess.BB_RANK_8))
+    if letters == field:
+        return None
+    return with_castling(line, letters)
+
+
 @dataclass(frozen=True)
 class Difference:
     """A documented place where fenguard deliberately accepts what python-chess refuses.
@@ -127,6 +150,11 @@ DIFFERENCES = (
                "public case R16: a `/` after rank 1 is repaired with a warning. Without "
                "--repair fenguard may still call it invalid, as python-chess does (9 ranks).",
                without_trailing_slash, optional=True),
+    Difference("castling-same-rook", ("castling-order", "duplicate-castling-right"),
+               "SPEC 7: castling letters that name one rook twice in two spellings (`HAhK`: "
+               "`K` and `H` are both the h1 rook) mean the right once, in any order; fenguard "
+               "accepts them with a warning. python-chess's regex refuses them.",
+               merged_rights),
 )
 
 def queenside_letter_without_rook(line: str) -> bool:
@@ -136,7 +164,10 @@ def queenside_letter_without_rook(line: str) -> bool:
     fields = line.split()
     if len(fields) < 3:
         return False
-    board = chess.Board(line, chess960=True)
+    try:  # only the placement matters; the castling field may be one python-chess refuses
+        board = chess.Board(with_castling(line, "-"), chess960=True)
+    except ValueError:
+        return False
     for letter, color, rank in (("Q", chess.WHITE, chess.BB_RANK_1), ("q", chess.BLACK, chess.BB_RANK_8)):
         if letter in fields[2] and not board.pieces_mask(chess.ROOK, color) & rank:
             return True

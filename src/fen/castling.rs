@@ -105,12 +105,18 @@ pub(crate) fn read(
     // Canonical order: White before Black, each from the h-side to the a-side.
     let mut previous: Option<(Color, Square)> = None;
     let mut order_reported = false;
+    let mut seen_black = false;
     for (i, &c) in field.iter().enumerate() {
         let color = if c.is_ascii_uppercase() {
             Color::White
         } else {
             Color::Black
         };
+        if !order_reported && seen_black && color == Color::White {
+            diags.push(order_diagnostic(field, at));
+            order_reported = true;
+        }
+        seen_black |= color == Color::Black;
         let Some(sq) = resolve(c.to_ascii_lowercase(), color, board, promoted) else {
             diags.push(
                 Diagnostic::new(
@@ -142,19 +148,8 @@ pub(crate) fn read(
             );
             continue;
         }
-        if let Some((pc, psq)) = previous
-            && !order_reported
-            && (pc == Color::Black && color == Color::White || pc == color && psq < sq)
-        {
-            diags.push(
-                Diagnostic::new(
-                    Code::CastlingOrder,
-                    Severity::Warning,
-                    Some(at..at + field.len()),
-                    format!("castling rights {} out of order; expected White before Black, king side first (`KQkq`)", quote(field)),
-                )
-                .with_fix("write the rights in canonical order"),
-            );
+        if !order_reported && matches!(previous, Some((pc, psq)) if pc == color && psq < sq) {
+            diags.push(order_diagnostic(field, at));
             order_reported = true;
         }
         previous = Some((color, sq));
@@ -164,6 +159,21 @@ pub(crate) fn read(
         }
     }
     Some(req)
+}
+
+/// `castling-order`: letters not in canonical order (White before Black, each from the h-side
+/// to the a-side), which python-chess refuses and fenguard accepts with this warning.
+fn order_diagnostic(field: &[u8], at: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::CastlingOrder,
+        Severity::Warning,
+        Some(at..at + field.len()),
+        format!(
+            "castling rights {} out of order; expected White before Black, king side first (`KQkq`)",
+            quote(field)
+        ),
+    )
+    .with_fix("write the rights in canonical order")
 }
 
 /// The rook square a letter names, as python-chess `_set_castling_fen` reads it: `k` the
