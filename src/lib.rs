@@ -14,3 +14,5 @@ pub mod fen;
 pub mod proxy;
 pub mod session;
 pub mod uci;
+pub mod logging;
+pub mod poslog;
