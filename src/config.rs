@@ -250,10 +250,7 @@ impl Config {
     ///
     /// # Errors
     /// [`ConfigError`] when the chosen file cannot be read or is invalid.
-    pub fn load(
-        explicit: Option<&Path>,
-        from_env: Option<PathBuf>,
-    ) -> Result<Config, ConfigError> {
+    pub fn load(explicit: Option<&Path>, from_env: Option<PathBuf>) -> Result<Config, ConfigError> {
         let Some(path) = explicit.map(Path::to_path_buf).or(from_env) else {
             return Ok(Config::default());
         };
@@ -284,7 +281,10 @@ pub fn default_log_dir(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> 
 fn line_column(text: &str, at: usize) -> (usize, usize) {
     let before = &text.as_bytes()[..at];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
     (line, at - line_start + 1)
 }
 
@@ -315,7 +315,9 @@ mod tests {
 
     fn invalid(text: &str) -> (Option<String>, usize, String) {
         match Config::from_toml(text, "f.toml") {
-            Err(ConfigError::Invalid { key, line, message, .. }) => (key, line, message),
+            Err(ConfigError::Invalid {
+                key, line, message, ..
+            }) => (key, line, message),
             other => panic!("expected an invalid config, got {other:?}"),
         }
     }
@@ -335,7 +337,10 @@ mod tests {
     #[test]
     fn repo_config_file_equals_defaults() {
         let text = include_str!("../config/fenguard.toml");
-        assert_eq!(Config::from_toml(text, "config/fenguard.toml").unwrap(), Config::default());
+        assert_eq!(
+            Config::from_toml(text, "config/fenguard.toml").unwrap(),
+            Config::default()
+        );
     }
 
     #[test]
@@ -368,7 +373,8 @@ mod tests {
 
     #[test]
     fn error_message_is_one_line_naming_file_and_key() {
-        let err = Config::from_toml("[positions]\non_invalid = \"fix\"\n", "dir/f.toml").unwrap_err();
+        let err =
+            Config::from_toml("[positions]\non_invalid = \"fix\"\n", "dir/f.toml").unwrap_err();
         let text = err.to_string();
         assert!(text.starts_with("dir/f.toml:2:"), "{text}");
         assert!(text.contains("key `positions.on_invalid`"), "{text}");
@@ -391,9 +397,14 @@ mod tests {
 
     #[test]
     fn explicit_file_wins_over_environment() {
-        let err = Config::load(Some(Path::new("/nonexistent/a.toml")), Some("/b.toml".into()));
+        let err = Config::load(
+            Some(Path::new("/nonexistent/a.toml")),
+            Some("/b.toml".into()),
+        );
         match err {
-            Err(ConfigError::Read { path, .. }) => assert_eq!(path, Path::new("/nonexistent/a.toml")),
+            Err(ConfigError::Read { path, .. }) => {
+                assert_eq!(path, Path::new("/nonexistent/a.toml"))
+            }
             other => panic!("expected a read error, got {other:?}"),
         }
     }
@@ -411,6 +422,9 @@ mod tests {
     #[test]
     fn log_dir_falls_back_to_home() {
         let var = |name: &str| (name == "HOME").then(|| "/h".to_owned());
-        assert_eq!(default_log_dir(var), Some(PathBuf::from("/h/.local/state/fenguard")));
+        assert_eq!(
+            default_log_dir(var),
+            Some(PathBuf::from("/h/.local/state/fenguard"))
+        );
     }
 }

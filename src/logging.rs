@@ -12,8 +12,8 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use tracing_appender::non_blocking::{NonBlocking, WorkerGuard};
 use tracing::Level;
+use tracing_appender::non_blocking::{NonBlocking, WorkerGuard};
 use tracing_subscriber::filter::{EnvFilter, filter_fn};
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
@@ -57,7 +57,9 @@ pub struct Logs {
 
 impl std::fmt::Debug for Logs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Logs").field("log_file", &self.log_file).finish_non_exhaustive()
+        f.debug_struct("Logs")
+            .field("log_file", &self.log_file)
+            .finish_non_exhaustive()
     }
 }
 
@@ -71,7 +73,9 @@ pub fn init(settings: &LogSettings) -> Logs {
         .with_ansi(false)
         .without_time()
         .with_target(false)
-        .with_filter(filter_fn(|meta| *meta.level() <= Level::WARN && meta.target() != ENGINE_STDERR));
+        .with_filter(filter_fn(|meta| {
+            *meta.level() <= Level::WARN && meta.target() != ENGINE_STDERR
+        }));
 
     let mut positions = None;
     let mut file_layer = None;
@@ -85,7 +89,12 @@ pub fn init(settings: &LogSettings) -> Logs {
                 let (writer, guard) = tracing_appender::non_blocking(appender);
                 guards.push(guard);
                 log_file = Some(dir.join("fenguard.log"));
-                file_layer = Some(fmt::layer().with_writer(writer).with_ansi(false).with_filter(filter(settings)));
+                file_layer = Some(
+                    fmt::layer()
+                        .with_writer(writer)
+                        .with_ansi(false)
+                        .with_filter(filter(settings)),
+                );
             } else {
                 warn_once(&dir, "cannot open fenguard.log");
             }
@@ -100,10 +109,16 @@ pub fn init(settings: &LogSettings) -> Logs {
             }
         }
         Some(Err((dir, err))) => warn_once(&dir, &err.to_string()),
-        None => warn_once(Path::new("(none)"), "no log directory: set log.dir, --log-dir, XDG_STATE_HOME or HOME"),
+        None => warn_once(
+            Path::new("(none)"),
+            "no log directory: set log.dir, --log-dir, XDG_STATE_HOME or HOME",
+        ),
     }
     // Another subscriber may already be installed (tests): keep it.
-    let _ = tracing_subscriber::registry().with(stderr_layer).with(file_layer).try_init();
+    let _ = tracing_subscriber::registry()
+        .with(stderr_layer)
+        .with(file_layer)
+        .try_init();
     Logs {
         positions,
         stderr,

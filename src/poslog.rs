@@ -35,7 +35,10 @@ impl PositionLog {
     /// # Errors
     /// The I/O error when the file cannot be opened.
     pub fn open(path: &Path, session: String) -> std::io::Result<(PositionLog, WorkerGuard)> {
-        let file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
         let (writer, guard) = tracing_appender::non_blocking(file);
         Ok((PositionLog { writer, session }, guard))
     }
@@ -50,9 +53,15 @@ impl PositionLog {
 
 /// One JSON line (with `\n`) for `record` at time `now`.
 pub fn render(session: &str, record: &Record, now: OffsetDateTime) -> String {
-    let format = format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");
+    let format =
+        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");
     let ts = now.format(&format).unwrap_or_default();
-    let mut text = serde_json::to_string(&Line { ts, session, record }).unwrap_or_default();
+    let mut text = serde_json::to_string(&Line {
+        ts,
+        session,
+        record,
+    })
+    .unwrap_or_default();
     text.push('\n');
     text
 }
@@ -67,7 +76,11 @@ mod tests {
     fn renders_ts_session_then_record_fields() {
         let record = Record {
             seq: 1,
-            event: Event::EngineStart { command: "/usr/games/stockfish".into(), args: vec![], pid: Some(42) },
+            event: Event::EngineStart {
+                command: "/usr/games/stockfish".into(),
+                args: vec![],
+                pid: Some(42),
+            },
         };
         let now = datetime!(2026-11-29 13:00:00.123456 UTC);
         assert_eq!(

@@ -149,7 +149,12 @@ impl Session {
     }
 
     /// The engine process was started as `command args` with process id `pid`.
-    pub fn on_engine_start(&mut self, command: String, args: Vec<String>, pid: Option<u32>) -> Vec<Action> {
+    pub fn on_engine_start(
+        &mut self,
+        command: String,
+        args: Vec<String>,
+        pid: Option<u32>,
+    ) -> Vec<Action> {
         let message = format!("engine started: {command} {} (pid {pid:?})", args.join(" "));
         vec![
             Action::Log(Level::INFO, message),
@@ -182,7 +187,10 @@ impl Session {
     pub fn on_gui_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
         let mut out = Vec::new();
         if first {
-            out.push(Action::Log(Level::WARN, "GUI line over the length cap: relayed unchanged, not interpreted".to_owned()));
+            out.push(Action::Log(
+                Level::WARN,
+                "GUI line over the length cap: relayed unchanged, not interpreted".to_owned(),
+            ));
         }
         self.transcribe(&mut out, Direction::FromGui, &chunk);
         self.forward_to_engine(&mut out, chunk);
@@ -192,7 +200,10 @@ impl Session {
     /// The GUI's input ended: forward the end of input and start the quit grace.
     pub fn on_gui_eof(&mut self) -> Vec<Action> {
         let mut out = vec![
-            Action::Log(Level::INFO, "GUI closed its output: closing the engine's input".to_owned()),
+            Action::Log(
+                Level::INFO,
+                "GUI closed its output: closing the engine's input".to_owned(),
+            ),
             Action::CloseEngineInput,
         ];
         if !self.quitting {
@@ -219,7 +230,10 @@ impl Session {
     pub fn on_engine_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
         let mut out = Vec::new();
         if first {
-            out.push(Action::Log(Level::WARN, "engine line over the length cap: relayed unchanged, not interpreted".to_owned()));
+            out.push(Action::Log(
+                Level::WARN,
+                "engine line over the length cap: relayed unchanged, not interpreted".to_owned(),
+            ));
         }
         self.transcribe(&mut out, Direction::FromEngine, &chunk);
         self.forward_to_gui(&mut out, chunk);
@@ -242,16 +256,26 @@ impl Session {
         };
         let (level, message, status) = match reason {
             ExitReason::Quit => (Level::INFO, format!("engine exited {how}"), 0),
-            ExitReason::Killed => (Level::WARN, format!("engine killed by fenguard; ended {how}"), 0),
+            ExitReason::Killed => (
+                Level::WARN,
+                format!("engine killed by fenguard; ended {how}"),
+                0,
+            ),
             ExitReason::Unexpected => (
                 Level::ERROR,
-                format!("engine exited on its own {how}; fenguard exits (restarting is not implemented)"),
+                format!(
+                    "engine exited on its own {how}; fenguard exits (restarting is not implemented)"
+                ),
                 EXIT_ENGINE_DIED,
             ),
         };
         vec![
             Action::Log(level, message),
-            self.record(Event::EngineExit { code: exit.code, signal: exit.signal, reason }),
+            self.record(Event::EngineExit {
+                code: exit.code,
+                signal: exit.signal,
+                reason,
+            }),
             Action::Finish(status),
         ]
     }
@@ -274,16 +298,25 @@ impl Session {
 
     fn record(&mut self, event: Event) -> Action {
         self.seq += 1;
-        Action::Record(Record { seq: self.seq, event })
+        Action::Record(Record {
+            seq: self.seq,
+            event,
+        })
     }
 }
 
 /// The first whitespace-separated token of a UCI line (UCI allows any amount of spaces and
 /// tabs around tokens); empty for a blank line.
 pub fn first_token(line: &[u8]) -> &[u8] {
-    let start = line.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(line.len());
+    let start = line
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
     let rest = &line[start..];
-    let len = rest.iter().position(u8::is_ascii_whitespace).unwrap_or(rest.len());
+    let len = rest
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(rest.len());
     &rest[..len]
 }
 
@@ -329,20 +362,29 @@ mod tests {
     fn second_quit_does_not_restart_grace() {
         let mut s = Session::new(false);
         s.on_gui_line(b(b"quit\n"));
-        assert_eq!(s.on_gui_line(b(b"  quit\r\n")), vec![Action::ToEngine(b(b"  quit\r\n"))]);
+        assert_eq!(
+            s.on_gui_line(b(b"  quit\r\n")),
+            vec![Action::ToEngine(b(b"  quit\r\n"))]
+        );
     }
 
     #[test]
     fn quit_prefix_word_is_not_quit() {
         let mut s = Session::new(false);
-        assert_eq!(s.on_gui_line(b(b"quitx\n")), vec![Action::ToEngine(b(b"quitx\n"))]);
+        assert_eq!(
+            s.on_gui_line(b(b"quitx\n")),
+            vec![Action::ToEngine(b(b"quitx\n"))]
+        );
     }
 
     #[test]
     fn gui_eof_closes_engine_input_and_starts_grace() {
         let mut s = Session::new(false);
         let actions = s.on_gui_eof();
-        assert_eq!(&actions[1..], &[Action::CloseEngineInput, Action::StartQuitGrace]);
+        assert_eq!(
+            &actions[1..],
+            &[Action::CloseEngineInput, Action::StartQuitGrace]
+        );
     }
 
     #[test]
@@ -365,19 +407,29 @@ mod tests {
         let actions = s.on_engine_overlong(b(b"xxxx"), true);
         assert!(matches!(actions[0], Action::Log(Level::WARN, _)));
         assert_eq!(actions[1], Action::ToGui(b(b"xxxx")));
-        assert_eq!(s.on_engine_overlong(b(b"yy\n"), false), vec![Action::ToGui(b(b"yy\n"))]);
+        assert_eq!(
+            s.on_engine_overlong(b(b"yy\n"), false),
+            vec![Action::ToGui(b(b"yy\n"))]
+        );
     }
 
     #[test]
     fn unexpected_engine_exit_finishes_with_non_zero_status() {
         let mut s = Session::new(false);
-        let actions = s.on_engine_exit(EngineExit { code: Some(3), ..EngineExit::default() });
+        let actions = s.on_engine_exit(EngineExit {
+            code: Some(3),
+            ..EngineExit::default()
+        });
         assert_eq!(actions.last(), Some(&Action::Finish(EXIT_ENGINE_DIED)));
         assert_eq!(
             actions[1],
             Action::Record(Record {
                 seq: 1,
-                event: Event::EngineExit { code: Some(3), signal: None, reason: ExitReason::Unexpected },
+                event: Event::EngineExit {
+                    code: Some(3),
+                    signal: None,
+                    reason: ExitReason::Unexpected
+                },
             })
         );
     }
@@ -386,7 +438,10 @@ mod tests {
     fn engine_exit_after_quit_finishes_with_zero() {
         let mut s = Session::new(false);
         s.on_gui_line(b(b"quit\n"));
-        let actions = s.on_engine_exit(EngineExit { code: Some(0), ..EngineExit::default() });
+        let actions = s.on_engine_exit(EngineExit {
+            code: Some(0),
+            ..EngineExit::default()
+        });
         assert_eq!(actions.last(), Some(&Action::Finish(0)));
     }
 
@@ -394,10 +449,20 @@ mod tests {
     fn killed_engine_is_recorded_as_killed() {
         let mut s = Session::new(false);
         s.on_gui_eof();
-        let actions = s.on_engine_exit(EngineExit { signal: Some(9), killed: true, ..EngineExit::default() });
+        let actions = s.on_engine_exit(EngineExit {
+            signal: Some(9),
+            killed: true,
+            ..EngineExit::default()
+        });
         assert!(matches!(
             &actions[1],
-            Action::Record(Record { event: Event::EngineExit { reason: ExitReason::Killed, .. }, .. })
+            Action::Record(Record {
+                event: Event::EngineExit {
+                    reason: ExitReason::Killed,
+                    ..
+                },
+                ..
+            })
         ));
     }
 
@@ -414,7 +479,11 @@ mod tests {
     fn record_serializes_with_kebab_case_kind() {
         let record = Record {
             seq: 4,
-            event: Event::EngineExit { code: None, signal: Some(11), reason: ExitReason::Unexpected },
+            event: Event::EngineExit {
+                code: None,
+                signal: Some(11),
+                reason: ExitReason::Unexpected,
+            },
         };
         assert_eq!(
             serde_json::to_string(&record).unwrap(),

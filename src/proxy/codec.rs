@@ -58,7 +58,10 @@ impl LineCodec {
         self.scanned = 0;
         if self.in_overlong {
             self.in_overlong = !ends_line;
-            Frame::Overlong { chunk: bytes, first: false }
+            Frame::Overlong {
+                chunk: bytes,
+                first: false,
+            }
         } else {
             Frame::Line(bytes)
         }
@@ -71,7 +74,10 @@ impl Decoder for LineCodec {
 
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, std::io::Error> {
         let limit = buf.len().min(self.max);
-        if let Some(pos) = buf[self.scanned.min(limit)..limit].iter().position(|&b| b == b'\n') {
+        if let Some(pos) = buf[self.scanned.min(limit)..limit]
+            .iter()
+            .position(|&b| b == b'\n')
+        {
             let end = self.scanned.min(limit) + pos + 1;
             let line = buf.split_to(end).freeze();
             return Ok(Some(self.frame(line, true)));
@@ -137,10 +143,18 @@ mod tests {
 
     #[test]
     fn overlong_line_comes_in_capped_pieces() {
-        let chunk = |s: &'static [u8], first| Frame::Overlong { chunk: Bytes::from_static(s), first };
+        let chunk = |s: &'static [u8], first| Frame::Overlong {
+            chunk: Bytes::from_static(s),
+            first,
+        };
         assert_eq!(
             decode_all(4, b"abcdefghij\nok\n"),
-            vec![chunk(b"abcd", true), chunk(b"efgh", false), chunk(b"ij\n", false), line(b"ok\n")]
+            vec![
+                chunk(b"abcd", true),
+                chunk(b"efgh", false),
+                chunk(b"ij\n", false),
+                line(b"ok\n")
+            ]
         );
     }
 

@@ -57,7 +57,9 @@ pub fn resolve(command: &OsStr, path_var: Option<&OsStr>) -> Result<PathBuf, Eng
             Ok(_) => Err(EngineError::NotExecutable(path)),
         };
     }
-    let dirs = path_var.map(|p| std::env::split_paths(p).collect::<Vec<_>>()).unwrap_or_default();
+    let dirs = path_var
+        .map(|p| std::env::split_paths(p).collect::<Vec<_>>())
+        .unwrap_or_default();
     dirs.iter()
         .filter(|dir| !dir.as_os_str().is_empty())
         .flat_map(|dir| candidates(dir, command))
@@ -115,7 +117,11 @@ pub struct Engine {
 ///
 /// # Errors
 /// [`EngineError::Spawn`] when the process cannot be started.
-pub fn spawn(program: &Path, args: &[OsString], config: &EngineConfig) -> Result<Engine, EngineError> {
+pub fn spawn(
+    program: &Path,
+    args: &[OsString],
+    config: &EngineConfig,
+) -> Result<Engine, EngineError> {
     let mut command = Command::new(program);
     command
         .args(args)
@@ -134,7 +140,9 @@ pub fn spawn(program: &Path, args: &[OsString], config: &EngineConfig) -> Result
     };
     let mut child = command.spawn().map_err(spawn_error)?;
     #[cfg(windows)]
-    let job = child.raw_handle().and_then(|handle| job::Job::kill_on_close(handle).ok());
+    let job = child
+        .raw_handle()
+        .and_then(|handle| job::Job::kill_on_close(handle).ok());
     let missing = || spawn_error(std::io::Error::other("pipe missing"));
     let stdin = child.stdin.take().ok_or_else(missing)?;
     let stdout = child.stdout.take().ok_or_else(missing)?;
@@ -160,7 +168,14 @@ fn detach(command: &mut Command) {
         // async-signal-safe functions prctl and getppid.
         unsafe {
             command.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) == -1 {
+                if libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGKILL as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                ) == -1
+                {
                     return Err(std::io::Error::last_os_error());
                 }
                 // fenguard died between fork and prctl: do not start an orphan.
@@ -213,10 +228,13 @@ mod job {
                 let job = Job(handle);
                 let mut info: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
                 info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-                let size = u32::try_from(std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>())
-                    .unwrap_or(u32::MAX);
+                let size =
+                    u32::try_from(std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>())
+                        .unwrap_or(u32::MAX);
                 let info_ptr = std::ptr::from_ref(&info).cast::<core::ffi::c_void>();
-                if SetInformationJobObject(job.0, JobObjectExtendedLimitInformation, info_ptr, size) == 0 {
+                if SetInformationJobObject(job.0, JobObjectExtendedLimitInformation, info_ptr, size)
+                    == 0
+                {
                     return Err(std::io::Error::last_os_error());
                 }
                 if AssignProcessToJobObject(job.0, process as HANDLE) == 0 {
@@ -250,7 +268,10 @@ mod tests {
     #[test]
     fn bare_name_missing_from_path_says_so() {
         let err = resolve(OsStr::new("stockfsh"), Some(OsStr::new("/bin"))).unwrap_err();
-        assert_eq!(err.to_string(), "engine not found: `stockfsh` (looked on PATH)");
+        assert_eq!(
+            err.to_string(),
+            "engine not found: `stockfsh` (looked on PATH)"
+        );
     }
 
     #[test]
@@ -273,6 +294,9 @@ mod tests {
 
     #[test]
     fn empty_command_is_an_error() {
-        assert!(matches!(resolve(OsStr::new(""), None), Err(EngineError::NoCommand)));
+        assert!(matches!(
+            resolve(OsStr::new(""), None),
+            Err(EngineError::NoCommand)
+        ));
     }
 }

@@ -56,7 +56,11 @@ fn read_loop(tx: &mpsc::Sender<GuiInput>, max_line: usize) {
         buf.extend_from_slice(&chunk[..n]);
         let mut frames = Vec::new();
         loop {
-            let next = if n == 0 { codec.decode_eof(&mut buf) } else { codec.decode(&mut buf) };
+            let next = if n == 0 {
+                codec.decode_eof(&mut buf)
+            } else {
+                codec.decode(&mut buf)
+            };
             match next {
                 Ok(Some(frame)) => frames.push(frame),
                 Ok(None) | Err(_) => break,

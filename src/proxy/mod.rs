@@ -37,8 +37,11 @@ pub fn run(args: ProxyArgs) -> ExitCode {
 }
 
 fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
-    let from_env = std::env::var_os("FENGUARD_CONFIG").filter(|v| !v.is_empty()).map(PathBuf::from);
-    let config = Config::load(args.config.as_deref(), from_env).map_err(|e| format!("config error: {e}"))?;
+    let from_env = std::env::var_os("FENGUARD_CONFIG")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let config =
+        Config::load(args.config.as_deref(), from_env).map_err(|e| format!("config error: {e}"))?;
     let (command, engine_args) = match args.engine.split_first() {
         Some((command, rest)) => (command.clone(), rest.to_vec()),
         None => (
@@ -46,7 +49,8 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
             config.engine.args.iter().map(OsString::from).collect(),
         ),
     };
-    let program = engine::resolve(&command, std::env::var_os("PATH").as_deref()).map_err(|e| e.to_string())?;
+    let program = engine::resolve(&command, std::env::var_os("PATH").as_deref())
+        .map_err(|e| e.to_string())?;
 
     let log_dir = args.log_dir.clone().or_else(|| {
         if config.log.dir.is_empty() {
@@ -71,11 +75,15 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let status = runtime.block_on(async {
-        let engine = engine::spawn(&program, &engine_args, &config.engine).map_err(|e| e.to_string())?;
+        let engine =
+            engine::spawn(&program, &engine_args, &config.engine).map_err(|e| e.to_string())?;
         let mut session = Session::new(transcript);
         let start = session.on_engine_start(
             program.display().to_string(),
-            engine_args.iter().map(|a| a.to_string_lossy().into_owned()).collect(),
+            engine_args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
             engine.child.id(),
         );
         let grace = Duration::from_millis(config.engine.quit_grace_ms);
@@ -84,7 +92,10 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     if let Err(message) = &status {
         tracing::info!("{message}");
     }
-    tracing::info!("fenguard exiting with status {}", status.as_ref().map_or(EXIT_USAGE, |s| *s));
+    tracing::info!(
+        "fenguard exiting with status {}",
+        status.as_ref().map_or(EXIT_USAGE, |s| *s)
+    );
     runtime.shutdown_timeout(Duration::from_millis(100));
     drop(logs);
     status

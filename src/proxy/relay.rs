@@ -37,11 +37,25 @@ struct Shell<'a> {
 }
 
 /// Relays until the engine is gone; returns fenguard's exit status.
-pub async fn run(engine: Engine, mut session: Session, logs: &mut Logs, quit_grace: Duration, start: Vec<Action>) -> u8 {
-    let Engine { mut child, stdin, stdout, stderr, .. } = engine;
+pub async fn run(
+    engine: Engine,
+    mut session: Session,
+    logs: &mut Logs,
+    quit_grace: Duration,
+    start: Vec<Action>,
+) -> u8 {
+    let Engine {
+        mut child,
+        stdin,
+        stdout,
+        stderr,
+        ..
+    } = engine;
     let mut gui_in = spawn_reader(MAX_LINE);
-    let mut engine_out: FramedRead<ChildStdout, LineCodec> = FramedRead::new(stdout, LineCodec::new(MAX_LINE));
-    let mut engine_err: FramedRead<ChildStderr, LineCodec> = FramedRead::new(stderr, LineCodec::new(MAX_LINE));
+    let mut engine_out: FramedRead<ChildStdout, LineCodec> =
+        FramedRead::new(stdout, LineCodec::new(MAX_LINE));
+    let mut engine_err: FramedRead<ChildStderr, LineCodec> =
+        FramedRead::new(stderr, LineCodec::new(MAX_LINE));
     let mut signals = Signals::new();
     let mut shell = Shell {
         engine_in: Some(BufWriter::new(stdin)),
@@ -68,7 +82,7 @@ pub async fn run(engine: Engine, mut session: Session, logs: &mut Logs, quit_gra
         tokio::select! {
             input = gui_in.recv(), if gui_open => {
                 let mut next = input;
-                for _ in 0..BATCH {
+                for handled in 1.. {
                     match next {
                         Some(GuiInput::Frames(frames)) => {
                             for frame in frames {
@@ -85,6 +99,10 @@ pub async fn run(engine: Engine, mut session: Session, logs: &mut Logs, quit_gra
                             break;
                         }
                     }
+                    // Fetch more only when it will be handled: nothing read is ever dropped.
+                    if handled == BATCH {
+                        break;
+                    }
                     match gui_in.try_recv() {
                         Ok(input) => next = Some(input),
                         Err(_) => break,
@@ -95,7 +113,7 @@ pub async fn run(engine: Engine, mut session: Session, logs: &mut Logs, quit_gra
             }
             frame = engine_out.next(), if out_open => {
                 let mut next = frame;
-                for _ in 0..BATCH {
+                for handled in 1.. {
                     match next {
                         Some(Ok(Frame::Line(line))) => shell.apply(session.on_engine_line(line)).await,
                         Some(Ok(Frame::Overlong { chunk, first })) => shell.apply(session.on_engine_overlong(chunk, first)).await,
@@ -103,6 +121,9 @@ pub async fn run(engine: Engine, mut session: Session, logs: &mut Logs, quit_gra
                             out_open = false;
                             break;
                         }
+                    }
+                    if handled == BATCH {
+                        break;
                     }
                     match engine_out.next().now_or_never() {
                         Some(more) => next = more,
@@ -164,7 +185,9 @@ impl Shell<'_> {
                         let _ = engine_in.shutdown().await;
                     }
                 }
-                Action::StartQuitGrace => self.grace = Some(Box::pin(tokio::time::sleep(self.quit_grace))),
+                Action::StartQuitGrace => {
+                    self.grace = Some(Box::pin(tokio::time::sleep(self.quit_grace)))
+                }
                 Action::Record(record) => {
                     if let Some(positions) = &mut self.logs.positions {
                         positions.write(&record);
@@ -224,5 +247,9 @@ fn engine_exit(status: std::io::Result<std::process::ExitStatus>) -> EngineExit 
     let signal = std::os::unix::process::ExitStatusExt::signal(&status);
     #[cfg(not(unix))]
     let signal = None;
-    EngineExit { code: status.code(), signal, killed: false }
+    EngineExit {
+        code: status.code(),
+        signal,
+        killed: false,
+    }
 }

@@ -85,7 +85,11 @@ impl Signals {
             }
             std::future::pending::<()>().await;
         }
-        let Signals { ctrl_c, ctrl_break, ctrl_close } = self;
+        let Signals {
+            ctrl_c,
+            ctrl_break,
+            ctrl_close,
+        } = self;
         tokio::select! {
             () = wait_on(ctrl_c.as_mut().map(|s| s.recv())) => Received { name: "Ctrl-C", exit_status: 130 },
             () = wait_on(ctrl_break.as_mut().map(|s| s.recv())) => Received { name: "Ctrl-Break", exit_status: 131 },

@@ -1,0 +1,143 @@
+//! The built fenguard relays every byte unchanged and in order, both ways (fake engine).
+
+mod common;
+
+use common::{Proxy, contains, test_dir, wait_until};
+
+/// Waits until the fake engine has recorded `len` bytes of input and returns them.
+fn engine_input(dir: &std::path::Path, len: usize) -> Vec<u8> {
+    let path = dir.join("engine-input");
+    wait_until(|| std::fs::read(&path).ok().filter(|b| b.len() >= len))
+        .unwrap_or_else(|| std::fs::read(&path).unwrap_or_default())
+}
+
+#[test]
+fn gui_bytes_reach_engine_unchanged() {
+    let dir = test_dir("gui-bytes");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    let mut sent = Vec::new();
+    sent.extend_from_slice(b"uci\r\n");
+    sent.extend_from_slice(b"setoption name Hash value 16 \t \n");
+    sent.extend_from_slice(b"  debug on\t\n");
+    sent.extend_from_slice(b"info \xff\xfe caf\xe9\r\n");
+    sent.extend_from_slice(b"\n");
+    proxy.send(&sent);
+    proxy.send(b"isready\n");
+    sent.extend_from_slice(b"isready\n");
+    proxy.wait_for("readyok\n");
+    assert_eq!(engine_input(&dir, sent.len()), sent);
+}
+
+#[test]
+fn line_longer_than_the_cap_reaches_engine_unchanged() {
+    let dir = test_dir("gui-long");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    let mut sent = vec![b'p'; 3 * 1024 * 1024 + 17];
+    sent.extend_from_slice(b"\r\nisready\n");
+    proxy.send(&sent);
+    proxy.wait_for("readyok\n");
+    assert_eq!(engine_input(&dir, sent.len()), sent);
+}
+
+#[test]
+fn engine_bytes_reach_gui_unchanged() {
+    let dir = test_dir("engine-bytes");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    proxy.send(b"echo id name \xe9t\xe9 \xff\r\n");
+    proxy.send(b"echo  trailing \t \n");
+    proxy.send(b"echo \n");
+    proxy.send(b"isready\n");
+    let out = proxy.wait_for("readyok\n");
+    assert_eq!(out, b"id name \xe9t\xe9 \xff\r\n trailing \t \n\nreadyok\n");
+}
+
+#[test]
+fn engine_line_longer_than_the_cap_reaches_gui_unchanged() {
+    let dir = test_dir("engine-long");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    let len = 3 * 1024 * 1024;
+    proxy.send(b"long 3145728\nisready\n");
+    let out = proxy.wait_stdout(|out| out.ends_with(b"readyok\n"));
+    let mut expected = vec![b'x'; len];
+    expected.extend_from_slice(b"\nreadyok\n");
+    assert_eq!(out.len(), expected.len());
+    assert!(out == expected, "long line changed");
+}
+
+#[test]
+fn lines_keep_their_order_under_interleaving() {
+    let dir = test_dir("order");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    let mut script = Vec::new();
+    let mut expected = Vec::new();
+    for i in 0..300 {
+        script.extend_from_slice(format!("echo line {i}\n").as_bytes());
+        expected.extend_from_slice(format!("line {i}\n").as_bytes());
+        if i % 10 == 0 {
+            script.extend_from_slice(b"burst 40\n");
+            for j in 0..40 {
+                expected.extend_from_slice(format!("info depth 1 seq {j} pv e2e4\n").as_bytes());
+            }
+        }
+    }
+    // Sent in small uneven pieces so that reads split lines at random places.
+    for piece in script.chunks(777) {
+        proxy.send(piece);
+    }
+    proxy.send(b"isready\n");
+    expected.extend_from_slice(b"readyok\n");
+    let out = proxy.wait_stdout(|out| out.ends_with(b"readyok\n"));
+    if out != expected {
+        std::fs::write(dir.join("actual"), &out).unwrap();
+        std::fs::write(dir.join("expected"), &expected).unwrap();
+    }
+    assert!(out == expected, "order differs: see {}", dir.display());
+}
+
+#[test]
+fn burst_of_info_lines_arrives_complete_and_in_order() {
+    let dir = test_dir("burst");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    proxy.send(b"burst 20000\nisready\n");
+    let out = proxy.wait_stdout(|out| out.ends_with(b"readyok\n"));
+    let mut expected = String::new();
+    for i in 0..20000 {
+        expected.push_str(&format!("info depth 1 seq {i} pv e2e4\n"));
+    }
+    expected.push_str("readyok\n");
+    assert!(out == expected.as_bytes(), "burst changed");
+}
+
+#[test]
+fn bestmove_arrives_while_gui_input_stays_open() {
+    let dir = test_dir("bestmove-flush");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    proxy.send(b"position startpos\ngo wtime 1000 btime 1000\n");
+    let out = proxy.wait_for("bestmove e2e4\n");
+    assert_eq!(out, b"bestmove e2e4\n");
+}
+
+#[test]
+fn last_line_without_terminator_is_relayed_at_end_of_input() {
+    let dir = test_dir("no-terminator");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    proxy.send(b"uci\nisready");
+    proxy.close();
+    assert!(proxy.wait_exit().success());
+    assert_eq!(engine_input(&dir, 11), b"uci\nisready");
+    assert!(contains(&proxy.stdout(), b"uciok\nreadyok\n"));
+}
+
+#[test]
+fn uci_handshake_passes_through_exactly() {
+    let dir = test_dir("handshake");
+    let mut proxy = Proxy::fake(&dir, &[]);
+    proxy.send(b"uci\n");
+    let out = proxy.wait_for("uciok\n");
+    assert_eq!(
+        out,
+        b"id name FakeEngine\nid author fenguard tests\n\
+          option name Hash type spin default 16 min 1 max 1024\n\
+          option name UCI_Chess960 type check default false\nuciok\n"
+    );
+}
