@@ -56,7 +56,7 @@ pub async fn run(
         FramedRead::new(stdout, LineCodec::new(MAX_LINE));
     let mut engine_err: FramedRead<ChildStderr, LineCodec> =
         FramedRead::new(stderr, LineCodec::new(MAX_LINE));
-    let mut signals = Signals::new();
+    let mut signals = Signals::install();
     let mut shell = Shell {
         engine_in: Some(BufWriter::new(stdin)),
         gui: GuiOut::default(),

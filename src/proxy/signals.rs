@@ -26,7 +26,7 @@ pub struct Signals {
 #[cfg(unix)]
 impl Signals {
     /// Installs the handlers (inside a tokio runtime).
-    pub fn new() -> Signals {
+    pub fn install() -> Signals {
         use tokio::signal::unix::{SignalKind, signal};
         let wanted = [
             (SignalKind::terminate(), "SIGTERM", 128 + 15),
@@ -66,7 +66,7 @@ impl Signals {
 #[cfg(windows)]
 impl Signals {
     /// Installs the handlers (inside a tokio runtime).
-    pub fn new() -> Signals {
+    pub fn install() -> Signals {
         use tokio::signal::windows;
         Signals {
             ctrl_c: windows::ctrl_c().ok(),
