@@ -141,3 +141,32 @@ fn uci_handshake_passes_through_exactly() {
           option name UCI_Chess960 type check default false\nuciok\n"
     );
 }
+
+#[test]
+fn input_from_a_regular_file_is_relayed() {
+    // A file cannot be polled: this goes through the blocking reader thread.
+    let dir = test_dir("file-input");
+    let input = dir.join("gui-input");
+    std::fs::write(&input, b"uci\r\nisready\nquit\n").unwrap();
+    let out = std::process::Command::new(common::FENGUARD)
+        .args([
+            "--log-dir",
+            dir.join("logs").to_str().unwrap(),
+            "--",
+            common::FAKE_ENGINE,
+        ])
+        .env("FAKE_ENGINE_RECORD", dir.join("engine-input"))
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stdout.ends_with(b"uciok\nreadyok\n"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("engine-input")).unwrap(),
+        b"uci\r\nisready\nquit\n"
+    );
+}

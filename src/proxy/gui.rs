@@ -1,25 +1,26 @@
-//! The GUI's side: fenguard's stdin, read by a dedicated thread, and its stdout, written in
-//! batches.
+//! The GUI's side: fenguard's stdin (framed into lines) and its stdout (written in batches).
 //!
-//! Stdin is read with plain blocking reads on its own thread (tokio's stdin would hop through
-//! the blocking pool for every read); each read's complete lines go to the relay as one batch
-//! through a bounded channel. Stdout is written with one `write` per batch of lines and flushed
-//! whenever the relay has nothing more ready, so a lone `bestmove` goes out at once while a
-//! burst of `info` lines costs few system calls.
+//! On Unix, when stdin is a pipe or a socket (as under every GUI), it is read asynchronously on
+//! the relay's own thread, like the engine's output, so a GUI line costs no thread hop.
+//! Otherwise (a terminal, a file, Windows) a dedicated thread reads it with blocking reads and
+//! passes the lines on through a bounded channel. Stdout is written with one `write` per batch
+//! of lines and flushed whenever the relay has nothing more ready, so a lone `bestmove` goes
+//! out at once while a burst of `info` lines costs few system calls.
 
 use std::io::{Read as _, Write as _};
 
 use bytes::BytesMut;
+use futures_util::{FutureExt as _, StreamExt as _};
 use tokio::sync::mpsc;
 use tokio_util::codec::Decoder as _;
 
 use super::codec::{Frame, LineCodec};
 
-/// What the stdin thread delivers.
+/// What the GUI's input delivers.
 #[derive(Debug)]
 pub enum GuiInput {
-    /// Frames from one read, in order.
-    Frames(Vec<Frame>),
+    /// The next frame.
+    Frame(Frame),
     /// End of input (or a read error, which is treated as the end).
     Eof,
 }
@@ -27,9 +28,125 @@ pub enum GuiInput {
 /// Size of one read from stdin.
 const READ_SIZE: usize = 64 * 1024;
 
+/// fenguard's stdin as a source of frames.
+#[derive(Debug)]
+pub struct GuiIn {
+    source: Source,
+}
+
+#[derive(Debug)]
+enum Source {
+    #[cfg(unix)]
+    /// Fields drop in order: the duplicated descriptor closes before the flags are restored.
+    Pipe {
+        framed: tokio_util::codec::FramedRead<tokio::process::ChildStdout, LineCodec>,
+        _restore: pipe::RestoreFlags,
+    },
+    Thread(mpsc::Receiver<GuiInput>),
+}
+
+impl GuiIn {
+    /// Opens stdin with lines capped at `max_line` bytes; call inside the tokio runtime.
+    pub fn open(max_line: usize) -> GuiIn {
+        #[cfg(unix)]
+        if let Some((stdin, restore)) = pipe::async_stdin() {
+            let framed = tokio_util::codec::FramedRead::with_capacity(
+                stdin,
+                LineCodec::new(max_line),
+                READ_SIZE,
+            );
+            return GuiIn {
+                source: Source::Pipe {
+                    framed,
+                    _restore: restore,
+                },
+            };
+        }
+        GuiIn {
+            source: Source::Thread(spawn_reader(max_line)),
+        }
+    }
+
+    /// Waits for the next frame or the end of input.
+    pub async fn next(&mut self) -> GuiInput {
+        match &mut self.source {
+            #[cfg(unix)]
+            Source::Pipe { framed, .. } => from_stream(framed.next().await),
+            Source::Thread(rx) => rx.recv().await.unwrap_or(GuiInput::Eof),
+        }
+    }
+
+    /// The next frame if one is ready now.
+    pub fn try_next(&mut self) -> Option<GuiInput> {
+        match &mut self.source {
+            #[cfg(unix)]
+            Source::Pipe { framed, .. } => framed.next().now_or_never().map(from_stream),
+            Source::Thread(rx) => match rx.try_recv() {
+                Ok(input) => Some(input),
+                Err(mpsc::error::TryRecvError::Empty) => None,
+                Err(mpsc::error::TryRecvError::Disconnected) => Some(GuiInput::Eof),
+            },
+        }
+    }
+}
+
+#[cfg(unix)]
+fn from_stream(item: Option<std::io::Result<Frame>>) -> GuiInput {
+    match item {
+        Some(Ok(frame)) => GuiInput::Frame(frame),
+        Some(Err(err)) => {
+            tracing::warn!("reading the GUI's input failed: {err}");
+            GuiInput::Eof
+        }
+        None => GuiInput::Eof,
+    }
+}
+
+#[cfg(unix)]
+mod pipe {
+    use std::os::fd::{AsFd as _, AsRawFd as _};
+
+    /// Puts stdin's file status flags back (tokio makes the pipe non-blocking) when dropped.
+    #[derive(Debug)]
+    pub struct RestoreFlags(libc::c_int);
+
+    impl Drop for RestoreFlags {
+        fn drop(&mut self) {
+            // SAFETY: fcntl on fd 0 with flags read from it before.
+            unsafe {
+                libc::fcntl(0, libc::F_SETFL, self.0);
+            }
+        }
+    }
+
+    /// Stdin as an async pipe reader, when it is a pipe or a socket.
+    pub fn async_stdin() -> Option<(tokio::process::ChildStdout, RestoreFlags)> {
+        let stdin = std::io::stdin();
+        let fd = stdin.as_fd();
+        // SAFETY: fstat and fcntl only read the attributes of a valid descriptor.
+        let (mode, flags) = unsafe {
+            let mut stat: libc::stat = std::mem::zeroed();
+            if libc::fstat(fd.as_raw_fd(), &raw mut stat) != 0 {
+                return None;
+            }
+            (
+                stat.st_mode & libc::S_IFMT,
+                libc::fcntl(fd.as_raw_fd(), libc::F_GETFL),
+            )
+        };
+        if (mode != libc::S_IFIFO && mode != libc::S_IFSOCK) || flags < 0 {
+            return None;
+        }
+        let owned = fd.try_clone_to_owned().ok()?;
+        let reader =
+            tokio::process::ChildStdout::from_std(std::process::ChildStdout::from(owned)).ok()?;
+        Some((reader, RestoreFlags(flags)))
+    }
+}
+
 /// Starts the stdin reader thread; frames are capped at `max_line` bytes.
-pub fn spawn_reader(max_line: usize) -> mpsc::Receiver<GuiInput> {
-    let (tx, rx) = mpsc::channel(16);
+fn spawn_reader(max_line: usize) -> mpsc::Receiver<GuiInput> {
+    let (tx, rx) = mpsc::channel(64);
     let spawned = std::thread::Builder::new()
         .name("gui-stdin".to_owned())
         .spawn(move || read_loop(&tx, max_line));
@@ -54,7 +171,6 @@ fn read_loop(tx: &mpsc::Sender<GuiInput>, max_line: usize) {
             }
         };
         buf.extend_from_slice(&chunk[..n]);
-        let mut frames = Vec::new();
         loop {
             let next = if n == 0 {
                 codec.decode_eof(&mut buf)
@@ -62,12 +178,13 @@ fn read_loop(tx: &mpsc::Sender<GuiInput>, max_line: usize) {
                 codec.decode(&mut buf)
             };
             match next {
-                Ok(Some(frame)) => frames.push(frame),
+                Ok(Some(frame)) => {
+                    if tx.blocking_send(GuiInput::Frame(frame)).is_err() {
+                        return;
+                    }
+                }
                 Ok(None) | Err(_) => break,
             }
-        }
-        if !frames.is_empty() && tx.blocking_send(GuiInput::Frames(frames)).is_err() {
-            return;
         }
         if n == 0 {
             let _ = tx.blocking_send(GuiInput::Eof);

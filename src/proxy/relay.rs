@@ -16,13 +16,15 @@ use tokio_util::codec::FramedRead;
 
 use super::codec::{Frame, LineCodec, MAX_LINE};
 use super::engine::Engine;
-use super::gui::{GuiInput, GuiOut, spawn_reader};
+use super::gui::{GuiIn, GuiInput, GuiOut};
 use super::signals::Signals;
 use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
 use crate::session::{Action, EngineExit, Session};
 
 /// Most lines handled before output is flushed.
 const BATCH: usize = 512;
+/// Initial read buffer for the engine's output.
+const READ_CAPACITY: usize = 64 * 1024;
 /// How long the engine's output is still read after it exited.
 const DRAIN: Duration = Duration::from_secs(1);
 
@@ -51,9 +53,9 @@ pub async fn run(
         stderr,
         ..
     } = engine;
-    let mut gui_in = spawn_reader(MAX_LINE);
+    let mut gui_in = GuiIn::open(MAX_LINE);
     let mut engine_out: FramedRead<ChildStdout, LineCodec> =
-        FramedRead::new(stdout, LineCodec::new(MAX_LINE));
+        FramedRead::with_capacity(stdout, LineCodec::new(MAX_LINE), READ_CAPACITY);
     let mut engine_err: FramedRead<ChildStderr, LineCodec> =
         FramedRead::new(stderr, LineCodec::new(MAX_LINE));
     let mut signals = Signals::install();
@@ -80,32 +82,26 @@ pub async fn run(
             break;
         }
         tokio::select! {
-            input = gui_in.recv(), if gui_open => {
+            input = gui_in.next(), if gui_open => {
                 let mut next = input;
                 for handled in 1.. {
-                    match next {
-                        Some(GuiInput::Frames(frames)) => {
-                            for frame in frames {
-                                let actions = match frame {
-                                    Frame::Line(line) => session.on_gui_line(line),
-                                    Frame::Overlong { chunk, first } => session.on_gui_overlong(chunk, first),
-                                };
-                                shell.apply(actions).await;
-                            }
-                        }
-                        Some(GuiInput::Eof) | None => {
+                    let actions = match next {
+                        GuiInput::Frame(Frame::Line(line)) => session.on_gui_line(line),
+                        GuiInput::Frame(Frame::Overlong { chunk, first }) => session.on_gui_overlong(chunk, first),
+                        GuiInput::Eof => {
                             gui_open = false;
                             shell.apply(session.on_gui_eof()).await;
                             break;
                         }
-                    }
+                    };
+                    shell.apply(actions).await;
                     // Fetch more only when it will be handled: nothing read is ever dropped.
                     if handled == BATCH {
                         break;
                     }
-                    match gui_in.try_recv() {
-                        Ok(input) => next = Some(input),
-                        Err(_) => break,
+                    match gui_in.try_next() {
+                        Some(input) => next = input,
+                        None => break,
                     }
                 }
                 shell.flush_engine().await;
