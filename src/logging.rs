@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 use tracing::Level;
 use tracing_appender::non_blocking::{NonBlocking, WorkerGuard};
 use tracing_subscriber::filter::{EnvFilter, filter_fn};
+use tracing_subscriber::fmt::format::Writer;
+use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
 use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt as _;
 use tracing_subscriber::{Layer as _, fmt};
 
@@ -70,9 +73,7 @@ pub fn init(settings: &LogSettings) -> Logs {
     let mut guards = vec![stderr_guard];
     let stderr_layer = fmt::layer()
         .with_writer(stderr.clone())
-        .with_ansi(false)
-        .without_time()
-        .with_target(false)
+        .event_format(StderrFormat)
         .with_filter(filter_fn(|meta| {
             *meta.level() <= Level::WARN && meta.target() != ENGINE_STDERR
         }));
@@ -156,6 +157,32 @@ fn warn_once(dir: &Path, why: &str) {
         "fenguard: warning: log directory {}: {why}; relaying without file logs",
         dir.display()
     );
+}
+
+/// fenguard's lines on stderr: `fenguard: warning: <message>` (GUIs show them in their engine
+/// log, next to the engine's own stderr).
+struct StderrFormat;
+
+impl<S, N> FormatEvent<S, N> for StderrFormat
+where
+    S: tracing::Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &FmtContext<'_, S, N>,
+        mut writer: Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        let level = match *event.metadata().level() {
+            Level::ERROR => "error",
+            Level::WARN => "warning",
+            _ => "note",
+        };
+        write!(writer, "fenguard: {level}: ")?;
+        ctx.field_format().format_fields(writer.by_ref(), event)?;
+        writeln!(writer)
+    }
 }
 
 /// A session id unique enough for one machine: start time in milliseconds (hex) and the pid.
