@@ -185,16 +185,7 @@ impl Session {
     /// A piece of a GUI line longer than the line cap; `first` marks its first piece. Such a
     /// line is relayed unchanged, piece by piece, and never interpreted.
     pub fn on_gui_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        let mut out = Vec::new();
-        if first {
-            out.push(Action::Log(
-                Level::WARN,
-                "GUI line over the length cap: relayed unchanged, not interpreted".to_owned(),
-            ));
-        }
-        self.transcribe(&mut out, Direction::FromGui, &chunk);
-        self.forward_to_engine(&mut out, chunk);
-        out
+        self.overlong(Direction::FromGui, chunk, first)
     }
 
     /// The GUI's input ended: forward the end of input and start the quit grace.
@@ -228,16 +219,7 @@ impl Session {
 
     /// A piece of an engine line longer than the line cap: relayed unchanged.
     pub fn on_engine_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        let mut out = Vec::new();
-        if first {
-            out.push(Action::Log(
-                Level::WARN,
-                "engine line over the length cap: relayed unchanged, not interpreted".to_owned(),
-            ));
-        }
-        self.transcribe(&mut out, Direction::FromEngine, &chunk);
-        self.forward_to_gui(&mut out, chunk);
-        out
+        self.overlong(Direction::FromEngine, chunk, first)
     }
 
     /// The engine process ended; always ends with [`Action::Finish`].
@@ -278,6 +260,28 @@ impl Session {
             }),
             Action::Finish(status),
         ]
+    }
+
+    /// Relays a piece of an over-long line read `from` one side to the other, uninterpreted.
+    fn overlong(&self, from: Direction, chunk: Bytes, first: bool) -> Vec<Action> {
+        let mut out = Vec::new();
+        let side = if from == Direction::FromGui {
+            "GUI"
+        } else {
+            "engine"
+        };
+        if first {
+            let message =
+                format!("{side} line over the length cap: relayed unchanged, not interpreted");
+            out.push(Action::Log(Level::WARN, message));
+        }
+        self.transcribe(&mut out, from, &chunk);
+        if from == Direction::FromGui {
+            self.forward_to_engine(&mut out, chunk);
+        } else {
+            self.forward_to_gui(&mut out, chunk);
+        }
+        out
     }
 
     fn forward_to_engine(&self, out: &mut Vec<Action>, line: Bytes) {

@@ -258,7 +258,22 @@ fn config_from_environment_variable_is_used() {
 mod signals {
     use super::common::{Proxy, process_gone, test_dir, wait_until};
 
-    fn signal(proxy: &Proxy, signal: i32) {
+    /// Starts fenguard and the fake engine, ends fenguard with `kill`, and checks that the
+    /// engine is gone too; returns fenguard's exit code.
+    fn engine_dies_with_fenguard(name: &str, kill: impl FnOnce(&mut Proxy)) -> Option<i32> {
+        let dir = test_dir(name);
+        let mut proxy = Proxy::fake(&dir, &[]);
+        let engine = proxy.engine_pid();
+        kill(&mut proxy);
+        let code = proxy.wait_exit().code();
+        assert!(
+            wait_until(|| process_gone(engine).then_some(())).is_some(),
+            "engine {engine} outlived fenguard"
+        );
+        code
+    }
+
+    fn signal(proxy: &mut Proxy, signal: i32) {
         let pid = i32::try_from(proxy.child.id()).unwrap();
         // SAFETY: sending a signal to our own child process.
         assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
@@ -266,41 +281,26 @@ mod signals {
 
     #[test]
     fn no_orphan_after_sigterm() {
-        let dir = test_dir("sigterm");
-        let mut proxy = Proxy::fake(&dir, &[]);
-        let engine = proxy.engine_pid();
-        signal(&proxy, libc::SIGTERM);
-        assert_eq!(proxy.wait_exit().code(), Some(128 + 15));
-        assert!(
-            wait_until(|| process_gone(engine).then_some(())).is_some(),
-            "engine {engine} outlived fenguard"
-        );
+        let code = engine_dies_with_fenguard("sigterm", |p| signal(p, libc::SIGTERM));
+        assert_eq!(code, Some(128 + 15));
+    }
+
+    #[test]
+    fn no_orphan_after_sigint() {
+        let code = engine_dies_with_fenguard("sigint", |p| signal(p, libc::SIGINT));
+        assert_eq!(code, Some(128 + 2));
     }
 
     #[test]
     fn no_orphan_after_sighup() {
-        let dir = test_dir("sighup");
-        let mut proxy = Proxy::fake(&dir, &[]);
-        let engine = proxy.engine_pid();
-        signal(&proxy, libc::SIGHUP);
-        assert_eq!(proxy.wait_exit().code(), Some(128 + 1));
-        assert!(
-            wait_until(|| process_gone(engine).then_some(())).is_some(),
-            "engine {engine} outlived fenguard"
-        );
+        let code = engine_dies_with_fenguard("sighup", |p| signal(p, libc::SIGHUP));
+        assert_eq!(code, Some(128 + 1));
     }
 
     #[test]
     fn no_orphan_after_sigkill() {
-        let dir = test_dir("sigkill");
-        let mut proxy = Proxy::fake(&dir, &[]);
-        let engine = proxy.engine_pid();
-        proxy.child.kill().unwrap();
-        proxy.wait_exit();
-        assert!(
-            wait_until(|| process_gone(engine).then_some(())).is_some(),
-            "engine {engine} outlived fenguard"
-        );
+        let code = engine_dies_with_fenguard("sigkill", |p| p.child.kill().unwrap());
+        assert_eq!(code, None);
     }
 
     #[test]
