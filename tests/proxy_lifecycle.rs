@@ -162,6 +162,37 @@ fn unwritable_log_dir_warns_once_and_relays() {
     );
 }
 
+#[test]
+fn engine_from_config_gets_its_args_dir_and_env() {
+    let dir = test_dir("config-engine");
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let config = format!(
+        "[engine]\ncommand = {FAKE_ENGINE:?}\nargs = [\"a b\", \"\", \"c\"]\nworking_dir = {:?}\nenv = {{ FENGUARD_TEST = \"x y\" }}\n",
+        work.to_str().unwrap()
+    );
+    let mut proxy = Proxy::start(&dir, &["--config", &write_config(&dir, &config)], &[]);
+    proxy.send(b"args\ncwd\nenv FENGUARD_TEST\nisready\n");
+    let out = proxy.wait_for("readyok\n");
+    let expected = format!(
+        "info string args a b||c\ninfo string cwd {}\ninfo string env FENGUARD_TEST=x y\nreadyok\n",
+        work.display()
+    );
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
+}
+
+#[test]
+fn engine_after_double_dash_overrides_config() {
+    let dir = test_dir("override");
+    let config = write_config(
+        &dir,
+        "[engine]\ncommand = \"/nonexistent\"\nargs = [\"x\"]\n",
+    );
+    let mut proxy = Proxy::start(&dir, &["--config", &config, "--", FAKE_ENGINE, "y"], &[]);
+    proxy.send(b"args\n");
+    assert_eq!(proxy.wait_for("\n"), b"info string args y\n");
+}
+
 fn write_config(dir: &std::path::Path, text: &str) -> String {
     let path = dir.join("fenguard.toml");
     std::fs::write(&path, text).unwrap();

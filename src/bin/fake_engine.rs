@@ -13,6 +13,9 @@
 //! | `long N` | one line of N `x` |
 //! | `stderr TEXT` | TEXT on stderr |
 //! | `pid` | `info string pid P` |
+//! | `args` | `info string args A1\|A2\|...` (its command-line arguments) |
+//! | `cwd` | `info string cwd DIR` |
+//! | `env NAME` | `info string env NAME=VALUE` |
 //! | `sleep MS` | nothing, after MS milliseconds |
 //! | `exit N` | exits with status N |
 //! | `crash` | aborts (SIGABRT on Unix) |
@@ -95,6 +98,19 @@ fn answer(line: &[u8], bestmove: &str, out: &mut impl Write) -> std::io::Result<
         }
         "stderr" => writeln!(std::io::stderr(), "{rest}"),
         "pid" => writeln!(out, "info string pid {}", std::process::id()),
+        "args" => {
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            writeln!(out, "info string args {}", args.join("|"))
+        }
+        "cwd" => {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            writeln!(out, "info string cwd {}", cwd.display())
+        }
+        "env" => writeln!(
+            out,
+            "info string env {rest}={}",
+            std::env::var(rest).unwrap_or_default()
+        ),
         "sleep" => {
             std::thread::sleep(Duration::from_millis(rest.parse().unwrap_or(0)));
             Ok(())
