@@ -30,6 +30,23 @@ pub const TRANSCRIPT: &str = "fenguard::transcript";
 /// Target of the engine's stderr lines (`stderr>`); these are not repeated on stderr.
 pub const ENGINE_STDERR: &str = "fenguard::engine_stderr";
 
+/// Lines the stderr writer queues before it drops new ones.
+const STDERR_QUEUE: usize = 1024;
+/// Lines the `fenguard.log` writer queues before it drops new ones (the transcript is bursty).
+pub const LOG_QUEUE: usize = 16 * 1024;
+
+/// A lossy non-blocking writer with a queue of `lines` lines. The queue is allocated up front
+/// (tracing-appender's default of 128,000 lines costs about 5 MiB per writer).
+pub fn non_blocking<W: std::io::Write + Send + 'static>(
+    lines: usize,
+    writer: W,
+) -> (NonBlocking, WorkerGuard) {
+    tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(lines)
+        .lossy(true)
+        .finish(writer)
+}
+
 /// What to set up.
 #[derive(Debug, Clone)]
 pub struct LogSettings {
@@ -69,7 +86,7 @@ impl std::fmt::Debug for Logs {
 /// Installs the global tracing subscriber. A log directory that cannot be created or written
 /// is reported once on stderr; fenguard then runs without file logs.
 pub fn init(settings: &LogSettings) -> Logs {
-    let (stderr, stderr_guard) = tracing_appender::non_blocking(std::io::stderr());
+    let (stderr, stderr_guard) = non_blocking(STDERR_QUEUE, std::io::stderr());
     let mut guards = vec![stderr_guard];
     let stderr_layer = fmt::layer()
         .with_writer(stderr.clone())
@@ -87,7 +104,7 @@ pub fn init(settings: &LogSettings) -> Logs {
                 .filename_prefix("fenguard.log")
                 .build(&dir)
             {
-                let (writer, guard) = tracing_appender::non_blocking(appender);
+                let (writer, guard) = non_blocking(LOG_QUEUE, appender);
                 guards.push(guard);
                 log_file = Some(dir.join("fenguard.log"));
                 file_layer = Some(

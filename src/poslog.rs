@@ -14,6 +14,9 @@ use tracing_appender::non_blocking::{NonBlocking, WorkerGuard};
 
 use crate::session::Record;
 
+/// Records queued for writing before new ones are dropped.
+const QUEUE: usize = 4096;
+
 /// The open `positions.jsonl`.
 #[derive(Debug, Clone)]
 pub struct PositionLog {
@@ -39,7 +42,7 @@ impl PositionLog {
             .create(true)
             .append(true)
             .open(path)?;
-        let (writer, guard) = tracing_appender::non_blocking(file);
+        let (writer, guard) = crate::logging::non_blocking(QUEUE, file);
         Ok((PositionLog { writer, session }, guard))
     }
 

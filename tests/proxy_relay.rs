@@ -170,3 +170,19 @@ fn input_from_a_regular_file_is_relayed() {
         b"uci\r\nisready\nquit\n"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn line_of_64_mib_does_not_grow_memory() {
+    let dir = test_dir("bounded");
+    let mut proxy = Proxy::start(&dir, &["--", common::FAKE_ENGINE], &[]);
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..64 {
+        proxy.send(&chunk);
+    }
+    proxy.send(b"\nlong 67108864\nisready\n");
+    let out = proxy.wait_stdout(|out| out.ends_with(b"readyok\n"));
+    assert_eq!(out.len(), (64 << 20) + "\nreadyok\n".len());
+    let peak = common::peak_rss_kib(proxy.child.id());
+    assert!(peak < 24 * 1024, "fenguard's peak RSS {peak} KiB");
+}

@@ -217,3 +217,17 @@ pub fn process_gone(pid: i32) -> bool {
             .is_some_and(|rest| rest.trim_start().starts_with(['Z', 'X'])),
     }
 }
+
+/// Peak resident set size of process `pid` in KiB (`VmHWM`).
+#[cfg(target_os = "linux")]
+pub fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("read /proc status");
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .expect("VmHWM line");
+    line.split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("VmHWM number")
+}
