@@ -10,11 +10,15 @@ pub struct Received {
     pub exit_status: u8,
 }
 
-/// The installed signal handlers; [`Signals::recv`] never completes when installing failed.
+/// The installed signal handlers; a handler that could not be installed never fires.
 #[derive(Debug)]
 pub struct Signals {
     #[cfg(unix)]
-    streams: Vec<(tokio::signal::unix::Signal, Received)>,
+    terminate: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    interrupt: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    hangup: Option<tokio::signal::unix::Signal>,
     #[cfg(windows)]
     ctrl_c: Option<tokio::signal::windows::CtrlC>,
     #[cfg(windows)]
@@ -23,43 +27,45 @@ pub struct Signals {
     ctrl_close: Option<tokio::signal::windows::CtrlClose>,
 }
 
+/// Completes when `event` (a handler's next delivery) completes with `Some`; never otherwise.
+async fn wait_on<F: Future<Output = Option<()>>>(event: Option<F>) {
+    if let Some(event) = event
+        && event.await.is_some()
+    {
+        return;
+    }
+    std::future::pending::<()>().await;
+}
+
 #[cfg(unix)]
 impl Signals {
     /// Installs the handlers (inside a tokio runtime).
     pub fn install() -> Signals {
         use tokio::signal::unix::{SignalKind, signal};
-        let wanted = [
-            (SignalKind::terminate(), "SIGTERM", 128 + 15),
-            (SignalKind::interrupt(), "SIGINT", 128 + 2),
-            (SignalKind::hangup(), "SIGHUP", 128 + 1),
-        ];
-        let streams = wanted
-            .into_iter()
-            .filter_map(|(kind, name, exit_status)| match signal(kind) {
-                Ok(stream) => Some((stream, Received { name, exit_status })),
-                Err(err) => {
-                    tracing::warn!("cannot handle {name}: {err}");
-                    None
-                }
-            })
-            .collect();
-        Signals { streams }
+        let install = |kind: SignalKind, name: &str| {
+            signal(kind)
+                .inspect_err(|err| tracing::warn!("cannot handle {name}: {err}"))
+                .ok()
+        };
+        Signals {
+            terminate: install(SignalKind::terminate(), "SIGTERM"),
+            interrupt: install(SignalKind::interrupt(), "SIGINT"),
+            hangup: install(SignalKind::hangup(), "SIGHUP"),
+        }
     }
 
     /// Waits for the next signal.
     pub async fn recv(&mut self) -> Received {
-        let waits = self.streams.iter_mut().map(|(stream, received)| {
-            let received = *received;
-            Box::pin(async move {
-                stream.recv().await;
-                received
-            })
-        });
-        let waits: Vec<_> = waits.collect();
-        if waits.is_empty() {
-            return std::future::pending().await;
+        let Signals {
+            terminate,
+            interrupt,
+            hangup,
+        } = self;
+        tokio::select! {
+            () = wait_on(terminate.as_mut().map(|s| s.recv())) => Received { name: "SIGTERM", exit_status: 128 + 15 },
+            () = wait_on(interrupt.as_mut().map(|s| s.recv())) => Received { name: "SIGINT", exit_status: 128 + 2 },
+            () = wait_on(hangup.as_mut().map(|s| s.recv())) => Received { name: "SIGHUP", exit_status: 128 + 1 },
         }
-        futures_util::future::select_all(waits).await.0
     }
 }
 
@@ -77,14 +83,6 @@ impl Signals {
 
     /// Waits for the next console event.
     pub async fn recv(&mut self) -> Received {
-        async fn wait_on<F: Future<Output = Option<()>>>(event: Option<F>) {
-            if let Some(event) = event
-                && event.await.is_some()
-            {
-                return;
-            }
-            std::future::pending::<()>().await;
-        }
         let Signals {
             ctrl_c,
             ctrl_break,
