@@ -329,6 +329,18 @@ mod signals {
     }
 
     #[test]
+    fn sigterm_is_handled_while_a_hung_engine_leaves_input_unwritten() {
+        let code = engine_dies_with_fenguard("sigterm-hung", |p| {
+            p.send(b"hang\n");
+            // More than the pipe holds: fenguard keeps the rest pending.
+            p.send(&b"isready\n".repeat(140_000));
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            signal(p, libc::SIGTERM);
+        });
+        assert_eq!(code, Some(128 + 15));
+    }
+
+    #[test]
     fn no_orphan_after_sigkill() {
         let code = engine_dies_with_fenguard("sigkill", |p| p.child.kill().unwrap());
         assert_eq!(code, None);

@@ -8,6 +8,7 @@
 
 pub mod codec;
 pub mod engine;
+pub mod engine_in;
 pub mod gui;
 pub mod relay;
 pub mod signals;

@@ -10,12 +10,12 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use futures_util::{FutureExt as _, StreamExt as _};
-use tokio::io::{AsyncWriteExt as _, BufWriter};
-use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
+use tokio::process::{ChildStderr, ChildStdout};
 use tokio_util::codec::FramedRead;
 
 use super::codec::{Frame, LineCodec, MAX_LINE};
 use super::engine::Engine;
+use super::engine_in::EngineIn;
 use super::gui::{GuiIn, GuiInput, GuiOut};
 use super::signals::Signals;
 use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
@@ -30,7 +30,7 @@ const DRAIN: Duration = Duration::from_secs(1);
 
 /// The state the actions act on.
 struct Shell<'a> {
-    engine_in: Option<BufWriter<ChildStdin>>,
+    engine_in: EngineIn,
     gui: GuiOut,
     logs: &'a mut Logs,
     quit_grace: Duration,
@@ -60,14 +60,14 @@ pub async fn run(
         FramedRead::new(stderr, LineCodec::new(MAX_LINE));
     let mut signals = Signals::install();
     let mut shell = Shell {
-        engine_in: Some(BufWriter::new(stdin)),
+        engine_in: EngineIn::new(stdin),
         gui: GuiOut::default(),
         logs,
         quit_grace,
         grace: None,
         finish: None,
     };
-    shell.apply(start).await;
+    shell.apply(start);
 
     let (mut gui_open, mut out_open, mut err_open) = (true, true, true);
     let mut exited: Option<EngineExit> = None;
@@ -78,11 +78,11 @@ pub async fn run(
     loop {
         if let Some(mut exit) = exited.filter(|_| !out_open && !err_open) {
             exit.killed |= killed;
-            shell.apply(session.on_engine_exit(exit)).await;
+            shell.apply(session.on_engine_exit(exit));
             break;
         }
         tokio::select! {
-            input = gui_in.next(), if gui_open => {
+            input = gui_in.next(), if gui_open && !shell.engine_in.is_backlogged() => {
                 let mut next = input;
                 for handled in 1.. {
                     let actions = match next {
@@ -90,11 +90,11 @@ pub async fn run(
                         GuiInput::Frame(Frame::Overlong { chunk, first }) => session.on_gui_overlong(chunk, first),
                         GuiInput::Eof => {
                             gui_open = false;
-                            shell.apply(session.on_gui_eof()).await;
+                            shell.apply(session.on_gui_eof());
                             break;
                         }
                     };
-                    shell.apply(actions).await;
+                    shell.apply(actions);
                     // Fetch more only when it will be handled: nothing read is ever dropped.
                     if handled == BATCH {
                         break;
@@ -104,15 +104,15 @@ pub async fn run(
                         None => break,
                     }
                 }
-                shell.flush_engine().await;
+                shell.engine_in.pump();
                 shell.gui.flush();
             }
             frame = engine_out.next(), if out_open => {
                 let mut next = frame;
                 for handled in 1.. {
                     match next {
-                        Some(Ok(Frame::Line(line))) => shell.apply(session.on_engine_line(line)).await,
-                        Some(Ok(Frame::Overlong { chunk, first })) => shell.apply(session.on_engine_overlong(chunk, first)).await,
+                        Some(Ok(Frame::Line(line))) => shell.apply(session.on_engine_line(line)),
+                        Some(Ok(Frame::Overlong { chunk, first })) => shell.apply(session.on_engine_overlong(chunk, first)),
                         Some(Err(_)) | None => {
                             out_open = false;
                             break;
@@ -127,8 +127,9 @@ pub async fn run(
                     }
                 }
                 shell.gui.flush();
-                shell.flush_engine().await;
+                shell.engine_in.pump();
             }
+            () = shell.engine_in.write_some(), if shell.engine_in.has_pending() => {}
             line = engine_err.next(), if err_open => match line {
                 Some(Ok(Frame::Line(line) | Frame::Overlong { chunk: line, .. })) => shell.engine_stderr(&line),
                 Some(Err(_)) | None => err_open = false,
@@ -164,23 +165,12 @@ pub async fn run(
 }
 
 impl Shell<'_> {
-    async fn apply(&mut self, actions: Vec<Action>) {
+    fn apply(&mut self, actions: Vec<Action>) {
         for action in actions {
             match action {
-                Action::ToEngine(line) => {
-                    if let Some(engine_in) = &mut self.engine_in
-                        && engine_in.write_all(&line).await.is_err()
-                    {
-                        tracing::debug!("engine input closed; dropping line");
-                        self.engine_in = None;
-                    }
-                }
+                Action::ToEngine(line) => self.engine_in.push(&line),
                 Action::ToGui(line) => self.gui.push(&line),
-                Action::CloseEngineInput => {
-                    if let Some(mut engine_in) = self.engine_in.take() {
-                        let _ = engine_in.shutdown().await;
-                    }
-                }
+                Action::CloseEngineInput => self.engine_in.close_when_written(),
                 Action::StartQuitGrace => {
                     self.grace = Some(Box::pin(tokio::time::sleep(self.quit_grace)))
                 }
@@ -195,14 +185,6 @@ impl Shell<'_> {
                 Action::Log(level, message) => log(level, &message),
                 Action::Finish(status) => self.finish = Some(status),
             }
-        }
-    }
-
-    async fn flush_engine(&mut self) {
-        if let Some(engine_in) = &mut self.engine_in
-            && engine_in.flush().await.is_err()
-        {
-            self.engine_in = None;
         }
     }
 
