@@ -288,6 +288,7 @@ fn config_from_environment_variable_is_used() {
 #[cfg(target_os = "linux")]
 mod signals {
     use super::common::{Proxy, process_gone, test_dir, wait_until};
+    use super::{FAKE_ENGINE, FENGUARD};
 
     /// Starts fenguard and the fake engine, ends fenguard with `kill`, and checks that the
     /// engine is gone too; returns fenguard's exit code.
@@ -338,6 +339,28 @@ mod signals {
             signal(p, libc::SIGTERM);
         });
         assert_eq!(code, Some(128 + 15));
+    }
+
+    #[test]
+    fn sigterm_is_handled_while_the_gui_does_not_read() {
+        let dir = test_dir("sigterm-gui-stuck");
+        let mut fenguard = std::process::Command::new(FENGUARD)
+            .args(["--log-dir", dir.to_str().unwrap(), "--", FAKE_ENGINE])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = fenguard.stdin.take().unwrap();
+        // About 3 MB of output that nobody reads.
+        std::io::Write::write_all(&mut stdin, b"burst 100000\n").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let pid = i32::try_from(fenguard.id()).unwrap();
+        // SAFETY: sending a signal to our own child process.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+        let status = wait_until(|| fenguard.try_wait().unwrap());
+        let _ = fenguard.kill();
+        assert_eq!(status.and_then(|s| s.code()), Some(128 + 15));
     }
 
     #[test]

@@ -186,3 +186,29 @@ fn line_of_64_mib_does_not_grow_memory() {
     let peak = common::peak_rss_kib(proxy.child.id());
     assert!(peak < 24 * 1024, "fenguard's peak RSS {peak} KiB");
 }
+
+#[test]
+fn output_to_a_regular_file_is_complete() {
+    // A file cannot be polled: this goes through blocking writes.
+    let dir = test_dir("file-output");
+    let output = dir.join("gui-output");
+    let mut fenguard = std::process::Command::new(common::FENGUARD)
+        .args([
+            "--log-dir",
+            dir.join("logs").to_str().unwrap(),
+            "--",
+            common::FAKE_ENGINE,
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::fs::File::create(&output).unwrap())
+        .spawn()
+        .unwrap();
+    let mut stdin = fenguard.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"burst 3\necho x\r\nquit\n").unwrap();
+    drop(stdin);
+    assert_eq!(fenguard.wait().unwrap().code(), Some(0));
+    assert_eq!(
+        std::fs::read(&output).unwrap(),
+        b"info depth 1 seq 0 pv e2e4\ninfo depth 1 seq 1 pv e2e4\ninfo depth 1 seq 2 pv e2e4\nx\r\n"
+    );
+}

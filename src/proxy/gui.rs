@@ -1,13 +1,11 @@
-//! The GUI's side: fenguard's stdin (framed into lines) and its stdout (written in batches).
+//! The GUI's input: fenguard's stdin, framed into lines.
 //!
 //! On Unix, when stdin is a pipe or a socket (as under every GUI), it is read asynchronously on
 //! the relay's own thread, like the engine's output, so a GUI line costs no thread hop.
 //! Otherwise (a terminal, a file, Windows) a dedicated thread reads it with blocking reads and
-//! passes the lines on through a bounded channel. Stdout is written with one `write` per batch
-//! of lines and flushed whenever the relay has nothing more ready, so a lone `bestmove` goes
-//! out at once while a burst of `info` lines costs few system calls.
+//! passes the lines on through a bounded channel.
 
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 
 use bytes::BytesMut;
 use futures_util::{FutureExt as _, StreamExt as _};
@@ -40,7 +38,7 @@ enum Source {
     /// Fields drop in order: the duplicated descriptor closes before the flags are restored.
     Pipe {
         framed: tokio_util::codec::FramedRead<tokio::process::ChildStdout, LineCodec>,
-        _restore: pipe::RestoreFlags,
+        _restore: super::stdio_pipe::RestoreFlags,
     },
     Thread(mpsc::Receiver<GuiInput>),
 }
@@ -49,7 +47,10 @@ impl GuiIn {
     /// Opens stdin with lines capped at `max_line` bytes; call inside the tokio runtime.
     pub fn open(max_line: usize) -> GuiIn {
         #[cfg(unix)]
-        if let Some((stdin, restore)) = pipe::async_stdin() {
+        if let Some((fd, restore)) = super::stdio_pipe::nonblocking_pipe(&std::io::stdin())
+            && let Ok(stdin) =
+                tokio::process::ChildStdout::from_std(std::process::ChildStdout::from(fd))
+        {
             let framed = tokio_util::codec::FramedRead::with_capacity(
                 stdin,
                 LineCodec::new(max_line),
@@ -102,48 +103,6 @@ fn from_stream(item: Option<std::io::Result<Frame>>) -> GuiInput {
     }
 }
 
-#[cfg(unix)]
-mod pipe {
-    use std::os::fd::{AsFd as _, AsRawFd as _};
-
-    /// Puts stdin's file status flags back (tokio makes the pipe non-blocking) when dropped.
-    #[derive(Debug)]
-    pub struct RestoreFlags(libc::c_int);
-
-    impl Drop for RestoreFlags {
-        fn drop(&mut self) {
-            // SAFETY: fcntl on fd 0 with flags read from it before.
-            unsafe {
-                libc::fcntl(0, libc::F_SETFL, self.0);
-            }
-        }
-    }
-
-    /// Stdin as an async pipe reader, when it is a pipe or a socket.
-    pub fn async_stdin() -> Option<(tokio::process::ChildStdout, RestoreFlags)> {
-        let stdin = std::io::stdin();
-        let fd = stdin.as_fd();
-        // SAFETY: fstat and fcntl only read the attributes of a valid descriptor.
-        let (mode, flags) = unsafe {
-            let mut stat: libc::stat = std::mem::zeroed();
-            if libc::fstat(fd.as_raw_fd(), &raw mut stat) != 0 {
-                return None;
-            }
-            (
-                stat.st_mode & libc::S_IFMT,
-                libc::fcntl(fd.as_raw_fd(), libc::F_GETFL),
-            )
-        };
-        if (mode != libc::S_IFIFO && mode != libc::S_IFSOCK) || flags < 0 {
-            return None;
-        }
-        let owned = fd.try_clone_to_owned().ok()?;
-        let reader =
-            tokio::process::ChildStdout::from_std(std::process::ChildStdout::from(owned)).ok()?;
-        Some((reader, RestoreFlags(flags)))
-    }
-}
-
 /// Starts the stdin reader thread; frames are capped at `max_line` bytes.
 fn spawn_reader(max_line: usize) -> mpsc::Receiver<GuiInput> {
     let (tx, rx) = mpsc::channel(64);
@@ -190,50 +149,5 @@ fn read_loop(tx: &mpsc::Sender<GuiInput>, max_line: usize) {
             let _ = tx.blocking_send(GuiInput::Eof);
             return;
         }
-    }
-}
-
-/// fenguard's stdout: bytes collect in a buffer and go out on [`GuiOut::flush`].
-#[derive(Debug, Default)]
-pub struct GuiOut {
-    buf: Vec<u8>,
-    broken: bool,
-}
-
-/// Above this many buffered bytes, [`GuiOut::push`] writes them out.
-const FLUSH_AT: usize = 64 * 1024;
-
-impl GuiOut {
-    /// Queues bytes for the GUI.
-    pub fn push(&mut self, bytes: &[u8]) {
-        if self.broken {
-            return;
-        }
-        self.buf.extend_from_slice(bytes);
-        if self.buf.len() >= FLUSH_AT {
-            self.flush();
-        }
-    }
-
-    /// Writes and flushes what is queued. After a failed write (the GUI closed its end) output
-    /// is discarded and [`GuiOut::is_broken`] is true.
-    pub fn flush(&mut self) {
-        if self.buf.is_empty() || self.broken {
-            return;
-        }
-        let mut out = std::io::stdout().lock();
-        if let Err(err) = out.write_all(&self.buf).and_then(|()| out.flush()) {
-            tracing::warn!("writing to the GUI failed: {err}; discarding further output");
-            self.broken = true;
-        }
-        self.buf.clear();
-        if self.buf.capacity() > 4 * FLUSH_AT {
-            self.buf.shrink_to(FLUSH_AT);
-        }
-    }
-
-    /// The GUI's end of the pipe is gone.
-    pub fn is_broken(&self) -> bool {
-        self.broken
     }
 }

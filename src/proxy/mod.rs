@@ -8,10 +8,13 @@
 
 pub mod codec;
 pub mod engine;
-pub mod engine_in;
 pub mod gui;
+pub mod gui_out;
+pub mod pipe_out;
 pub mod relay;
 pub mod signals;
+#[cfg(unix)]
+pub mod stdio_pipe;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

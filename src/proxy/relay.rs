@@ -10,13 +10,14 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use futures_util::{FutureExt as _, StreamExt as _};
-use tokio::process::{ChildStderr, ChildStdout};
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio_util::codec::FramedRead;
 
 use super::codec::{Frame, LineCodec, MAX_LINE};
 use super::engine::Engine;
-use super::engine_in::EngineIn;
-use super::gui::{GuiIn, GuiInput, GuiOut};
+use super::gui::{GuiIn, GuiInput};
+use super::gui_out::GuiOut;
+use super::pipe_out::PipeOut;
 use super::signals::Signals;
 use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
 use crate::session::{Action, EngineExit, Session};
@@ -30,7 +31,7 @@ const DRAIN: Duration = Duration::from_secs(1);
 
 /// The state the actions act on.
 struct Shell<'a> {
-    engine_in: EngineIn,
+    engine_in: PipeOut<ChildStdin>,
     gui: GuiOut,
     logs: &'a mut Logs,
     quit_grace: Duration,
@@ -60,8 +61,8 @@ pub async fn run(
         FramedRead::new(stderr, LineCodec::new(MAX_LINE));
     let mut signals = Signals::install();
     let mut shell = Shell {
-        engine_in: EngineIn::new(stdin),
-        gui: GuiOut::default(),
+        engine_in: PipeOut::new(stdin),
+        gui: GuiOut::open(),
         logs,
         quit_grace,
         grace: None,
@@ -107,7 +108,7 @@ pub async fn run(
                 shell.engine_in.pump();
                 shell.gui.flush();
             }
-            frame = engine_out.next(), if out_open => {
+            frame = engine_out.next(), if out_open && !shell.gui.is_backlogged() => {
                 let mut next = frame;
                 for handled in 1.. {
                     match next {
@@ -130,6 +131,7 @@ pub async fn run(
                 shell.engine_in.pump();
             }
             () = shell.engine_in.write_some(), if shell.engine_in.has_pending() => {}
+            () = shell.gui.write_some(), if shell.gui.has_pending() => {}
             line = engine_err.next(), if err_open => match line {
                 Some(Ok(Frame::Line(line) | Frame::Overlong { chunk: line, .. })) => shell.engine_stderr(&line),
                 Some(Err(_)) | None => err_open = false,
@@ -160,7 +162,7 @@ pub async fn run(
             }
         }
     }
-    shell.gui.flush();
+    shell.gui.finish(DRAIN).await;
     signal_status.or(shell.finish).unwrap_or(0)
 }
 

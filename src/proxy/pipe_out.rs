@@ -1,30 +1,31 @@
-//! The engine's stdin, written without ever stalling the relay loop.
+//! An output pipe (the engine's stdin, or fenguard's stdout when it is a pipe) written without
+//! ever stalling the relay loop.
 //!
 //! Lines are appended to a pending buffer and written at once as far as the pipe takes them;
-//! what the pipe does not take (an engine that stopped reading) is written by a `select!`
+//! what the pipe does not take (a reader that stopped reading) is written by a `select!`
 //! branch while signals, timers and the engine's exit keep being handled. The relay stops
-//! reading the GUI while more than [`BACKLOG`] bytes are pending, so memory stays bounded.
+//! reading the side that feeds a pipe while more than [`BACKLOG`] bytes are pending for it, so
+//! memory stays bounded.
 
 use bytes::{Buf as _, BytesMut};
 use futures_util::FutureExt as _;
-use tokio::io::AsyncWriteExt as _;
-use tokio::process::ChildStdin;
+use tokio::io::{AsyncWrite, AsyncWriteExt as _};
 
-/// Pending bytes above which the GUI's input is no longer read.
+/// Pending bytes above which the feeding side is no longer read.
 pub const BACKLOG: usize = 1 << 20;
 
-/// The engine's stdin with its pending bytes.
+/// A pipe with its pending bytes.
 #[derive(Debug)]
-pub struct EngineIn {
-    pipe: Option<ChildStdin>,
+pub struct PipeOut<W> {
+    pipe: Option<W>,
     pending: BytesMut,
     close_when_written: bool,
 }
 
-impl EngineIn {
-    /// Wraps the engine's stdin.
-    pub fn new(pipe: ChildStdin) -> EngineIn {
-        EngineIn {
+impl<W: AsyncWrite + Unpin> PipeOut<W> {
+    /// Wraps a pipe.
+    pub fn new(pipe: W) -> PipeOut<W> {
+        PipeOut {
             pipe: Some(pipe),
             pending: BytesMut::new(),
             close_when_written: false,
@@ -38,7 +39,7 @@ impl EngineIn {
         }
     }
 
-    /// Closes the pipe (the engine sees end of input) once everything queued is written.
+    /// Closes the pipe (the reader sees end of input) once everything queued is written.
     pub fn close_when_written(&mut self) {
         self.close_when_written = true;
         self.close_if_done();
@@ -56,12 +57,12 @@ impl EngineIn {
         self.close_if_done();
     }
 
-    /// Bytes are waiting and the pipe is open: [`EngineIn::write_some`] has work.
+    /// Bytes are waiting and the pipe is open: [`PipeOut::write_some`] has work.
     pub fn has_pending(&self) -> bool {
         self.pipe.is_some() && !self.pending.is_empty()
     }
 
-    /// So much is pending that the GUI should not be read for now.
+    /// So much is pending that the feeding side should not be read for now.
     pub fn is_backlogged(&self) -> bool {
         self.pending.len() >= BACKLOG
     }
@@ -82,11 +83,16 @@ impl EngineIn {
         match result {
             Ok(n) if n > 0 => self.pending.advance(n),
             Ok(_) | Err(_) => {
-                tracing::debug!("engine input closed; dropping {} bytes", self.pending.len());
+                tracing::debug!("output pipe closed; dropping {} bytes", self.pending.len());
                 self.pipe = None;
                 self.pending.clear();
             }
         }
+    }
+
+    /// The pipe is closed (by [`PipeOut::close_when_written`] or because a write failed).
+    pub fn is_closed(&self) -> bool {
+        self.pipe.is_none()
     }
 
     fn close_if_done(&mut self) {
