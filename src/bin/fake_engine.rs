@@ -10,6 +10,7 @@
 //! | `setoption name N value V` | `info string option N = V` |
 //! | `echo REST` | REST exactly as received, terminator included (any bytes) |
 //! | `burst N` | N lines `info depth 1 seq I pv e2e4` in one write |
+//! | `burst N M` | the same with M more pv moves (`e7e5 g1f3 ...`) per line |
 //! | `long N` | one line of N `x` |
 //! | `stderr TEXT` | TEXT on stderr |
 //! | `pid` | `info string pid P` |
@@ -85,9 +86,19 @@ fn answer(line: &[u8], bestmove: &str, out: &mut impl Write) -> std::io::Result<
             out.write_all(&line[start..])
         }
         "burst" => {
+            let mut numbers = rest
+                .split_whitespace()
+                .map(|n| n.parse::<usize>().unwrap_or(0));
+            let (count, more) = (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0));
+            let pv: String = ["e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
+                .iter()
+                .cycle()
+                .take(more)
+                .map(|m| format!(" {m}"))
+                .collect();
             let mut text = String::new();
-            for i in 0..rest.parse::<usize>().unwrap_or(0) {
-                text.push_str(&format!("info depth 1 seq {i} pv e2e4\n"));
+            for i in 0..count {
+                text.push_str(&format!("info depth 1 seq {i} pv e2e4{pv}\n"));
             }
             out.write_all(text.as_bytes())
         }
