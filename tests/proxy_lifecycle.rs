@@ -77,6 +77,7 @@ fn engine_exit_is_reported_with_status_one() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn engine_crash_is_reported_with_its_signal() {
     let dir = test_dir("crash");

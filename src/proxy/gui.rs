@@ -8,6 +8,7 @@
 use std::io::Read as _;
 
 use bytes::BytesMut;
+#[cfg(unix)]
 use futures_util::{FutureExt as _, StreamExt as _};
 use tokio::sync::mpsc;
 use tokio_util::codec::Decoder as _;
