@@ -219,14 +219,15 @@ mod job {
     impl Job {
         /// Creates the job and assigns `process` to it.
         pub fn kill_on_close(process: RawHandle) -> std::io::Result<Job> {
-            // SAFETY: plain Win32 calls on a handle we own and a zeroed plain-data struct.
+            // SAFETY: plain Win32 calls on a handle we own, with a plain-data struct that
+            // outlives the call and its exact size.
             unsafe {
                 let handle = CreateJobObjectW(std::ptr::null(), std::ptr::null());
                 if handle.is_null() {
                     return Err(std::io::Error::last_os_error());
                 }
                 let job = Job(handle);
-                let mut info: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+                let mut info = JOBOBJECT_EXTENDED_LIMIT_INFORMATION::default();
                 info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
                 let size =
                     u32::try_from(std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>())
