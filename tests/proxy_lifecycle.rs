@@ -133,6 +133,28 @@ fn transcript_is_off_by_default() {
 }
 
 #[test]
+fn log_level_from_config_filters_fenguard_log() {
+    let dir = test_dir("level-config");
+    let config = write_config(&dir, "[log]\nlevel = \"warn\"\n");
+    let mut proxy = Proxy::start(&dir, &["--config", &config, "--", FAKE_ENGINE], &[]);
+    proxy.send(b"exit 4\n");
+    assert_eq!(proxy.wait_exit().code(), Some(1));
+    let log = proxy.wait_log("fenguard.log", "engine exited on its own with status 4");
+    assert!(!log.contains("engine started"), "{log}");
+}
+
+#[test]
+fn rust_log_overrides_config_level() {
+    let dir = test_dir("level-env");
+    let config = write_config(&dir, "[log]\nlevel = \"warn\"\n");
+    let args = ["--config", config.as_str(), "--", FAKE_ENGINE];
+    let mut proxy = Proxy::start(&dir, &args, &[("RUST_LOG", "info")]);
+    proxy.send(b"quit\n");
+    assert_eq!(proxy.wait_exit().code(), Some(0));
+    proxy.wait_log("fenguard.log", "engine started");
+}
+
+#[test]
 fn positions_log_records_engine_start() {
     let dir = test_dir("engine-start");
     let mut proxy = Proxy::fake(&dir, &[]);
