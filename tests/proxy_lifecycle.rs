@@ -405,3 +405,27 @@ mod signals {
         assert_ne!(engine_group, fenguard_group);
     }
 }
+
+#[test]
+fn logs_go_to_xdg_state_home_by_default() {
+    let dir = test_dir("xdg");
+    let out = std::process::Command::new(FENGUARD)
+        .args(["--", FAKE_ENGINE])
+        .env_remove("FENGUARD_CONFIG")
+        .env("XDG_STATE_HOME", &dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let log = dir.join("fenguard").join("positions.jsonl");
+    let text = common::wait_until(|| {
+        std::fs::read_to_string(&log)
+            .ok()
+            .filter(|t| t.contains("engine-exit"))
+    });
+    assert!(
+        text.is_some(),
+        "no {} with an engine-exit record",
+        log.display()
+    );
+}
