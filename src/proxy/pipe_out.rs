@@ -90,11 +90,6 @@ impl<W: AsyncWrite + Unpin> PipeOut<W> {
         }
     }
 
-    /// The pipe is closed (by [`PipeOut::close_when_written`] or because a write failed).
-    pub fn is_closed(&self) -> bool {
-        self.pipe.is_none()
-    }
-
     fn close_if_done(&mut self) {
         if self.close_when_written && self.pending.is_empty() {
             // Dropping the handle closes the pipe.
