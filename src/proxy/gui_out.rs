@@ -3,8 +3,9 @@
 //! costs few system calls.
 //!
 //! On Unix, when stdout is a pipe or a socket, it is written asynchronously through a
-//! [non-blocking pipe writer](super::pipe_out::PipeOut), so a GUI that stops reading never stalls the relay (signals and timers stay
-//! live). Otherwise (a terminal, a file, Windows) it is written with blocking writes.
+//! [non-blocking pipe writer](super::pipe_out::PipeOut), so a GUI that stops reading never
+//! stalls the relay (signals and timers stay live). Otherwise (a terminal, a file, Windows) it
+//! is written with blocking writes.
 
 use std::io::Write as _;
 
