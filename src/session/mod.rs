@@ -113,7 +113,14 @@ impl Session {
         args: Vec<String>,
         pid: Option<u32>,
     ) -> Vec<Action> {
-        let message = format!("engine started: {command} {} (pid {pid:?})", args.join(" "));
+        let mut message = format!("engine started: {command}");
+        for arg in &args {
+            message.push(' ');
+            message.push_str(arg);
+        }
+        if let Some(pid) = pid {
+            message.push_str(&format!(" (pid {pid})"));
+        }
         vec![
             Action::Log(Level::INFO, message),
             self.record(Event::EngineStart { command, args, pid }),

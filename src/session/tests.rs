@@ -175,3 +175,13 @@ fn first_token_skips_leading_whitespace() {
     assert_eq!(first_token(b"quit\r\n"), b"quit");
     assert_eq!(first_token(b"\n"), b"");
 }
+
+#[test]
+fn engine_start_is_logged_with_command_args_and_pid() {
+    let mut s = Session::new(false);
+    let actions = s.on_engine_start("/e".into(), vec!["-a".into(), "b".into()], Some(7));
+    assert_eq!(
+        actions[0],
+        Action::Log(Level::INFO, "engine started: /e -a b (pid 7)".to_owned())
+    );
+}
