@@ -9,7 +9,12 @@ use clap::{Parser, Subcommand};
 
 /// `fenguard`: a UCI proxy that validates, repairs and translates chess positions.
 #[derive(Debug, Parser)]
-#[command(name = "fenguard", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "fenguard",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     /// Offline commands; without one, fenguard runs as the proxy over stdio.
     #[command(subcommand)]

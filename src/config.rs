@@ -1,1 +1,430 @@
-//! TODO
+//! Configuration (SPEC section 5): the TOML file, its defaults and where it is looked up.
+//!
+//! ```
+//! let config = fenguard::config::Config::from_toml("[engine]\nquit_grace_ms = 250\n", "x.toml").unwrap();
+//! assert_eq!(config.engine.quit_grace_ms, 250);
+//! assert_eq!(config.engine.command, "stockfish");
+//! ```
+//!
+//! Every section and key has a default, so an empty file (or no file) is a valid configuration.
+//! An unknown key or a bad value is a [`ConfigError`] that names the file, the place and the
+//! dotted key path (`engine.quit_grace_ms`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The whole configuration file: `[engine]`, `[positions]` and `[log]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// How to start the engine and when to give up on it.
+    pub engine: EngineConfig,
+    /// What to do with `position` commands (used by the position interception).
+    pub positions: PositionsConfig,
+    /// Where and what to log.
+    pub log: LogConfig,
+}
+
+/// The `[engine]` section.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineConfig {
+    /// Path, or a name looked up on `PATH`; never run through a shell. Default `stockfish`.
+    pub command: String,
+    /// Arguments passed to the engine. Default none.
+    pub args: Vec<String>,
+    /// Working directory of the engine; empty: inherit fenguard's. Default empty.
+    pub working_dir: String,
+    /// Extra environment variables for the engine. Default none.
+    pub env: BTreeMap<String, String>,
+    /// Milliseconds the engine gets to exit after `quit` or the GUI's end of input, then it is
+    /// killed. Default 1000.
+    pub quit_grace_ms: u64,
+    /// Restart a crashed or hung engine (a later issue). Default true.
+    pub restart: bool,
+    /// Restarts per minute before fenguard gives up. Default 5.
+    pub max_restarts: u32,
+    /// No `uciok` this many milliseconds after `uci`: the engine is hung. Default 30000.
+    pub startup_timeout_ms: u64,
+    /// No `readyok` this many milliseconds after `isready`: the engine is hung. Default 10000.
+    pub ping_timeout_ms: u64,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            command: "stockfish".to_owned(),
+            args: Vec::new(),
+            working_dir: String::new(),
+            env: BTreeMap::new(),
+            quit_grace_ms: 1000,
+            restart: true,
+            max_restarts: 5,
+            startup_timeout_ms: 30_000,
+            ping_timeout_ms: 10_000,
+        }
+    }
+}
+
+/// The `[positions]` section (SPEC sections 5 to 7).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PositionsConfig {
+    /// What to do with an invalid position. Default `repair`.
+    pub on_invalid: OnInvalid,
+    /// Castling field sent to the engine. Default `auto`.
+    pub castling: CastlingOut,
+    /// En passant field sent to the engine. Default `legal`.
+    pub en_passant: EnPassantOut,
+    /// Who decides Chess960 rules. Default `gui`.
+    pub chess960: Chess960Mode,
+    /// Validate `moves` and translate castling-move notation. Default true.
+    pub check_moves: bool,
+    /// Diagnostics go to the GUI as `info string fenguard: ...`. Default true.
+    pub report_to_gui: bool,
+}
+
+impl Default for PositionsConfig {
+    fn default() -> Self {
+        PositionsConfig {
+            on_invalid: OnInvalid::Repair,
+            castling: CastlingOut::Auto,
+            en_passant: EnPassantOut::Legal,
+            chess960: Chess960Mode::Gui,
+            check_moves: true,
+            report_to_gui: true,
+        }
+    }
+}
+
+/// `positions.on_invalid`: `repair | reject | forward` (SPEC section 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnInvalid {
+    /// Repair errors with one safe reading, reject the rest.
+    Repair,
+    /// Reject every invalid position.
+    Reject,
+    /// Forward the GUI's line unchanged; only log and report.
+    Forward,
+}
+
+/// `positions.castling`: `auto | xfen | shredder`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CastlingOut {
+    /// Shredder-FEN while the engine is in Chess960 mode, else `KQkq`.
+    Auto,
+    /// X-FEN castling letters.
+    Xfen,
+    /// Shredder-FEN file letters.
+    Shredder,
+}
+
+/// `positions.en_passant`: `legal | xfen | fen`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EnPassantOut {
+    /// Only when a legal en passant capture exists.
+    Legal,
+    /// When a capture is pseudo-legal (X-FEN).
+    Xfen,
+    /// Every valid en passant square as given.
+    Fen,
+}
+
+/// `positions.chess960`: `gui | detect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Chess960Mode {
+    /// The GUI's `UCI_Chess960` decides the rules.
+    Gui,
+    /// A position that needs Chess960 switches the engine to Chess960.
+    Detect,
+}
+
+/// The `[log]` section.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    /// Log directory; empty: `$XDG_STATE_HOME/fenguard`, else `~/.local/state/fenguard`.
+    pub dir: String,
+    /// Write `positions.jsonl`. Default true.
+    pub positions: bool,
+    /// Every line both ways, timestamped, in `fenguard.log`. Default false.
+    pub transcript: bool,
+    /// Level of `fenguard.log`; `RUST_LOG` overrides. Default `info`.
+    pub level: LogLevel,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            dir: String::new(),
+            positions: true,
+            transcript: false,
+            level: LogLevel::Info,
+        }
+    }
+}
+
+/// `log.level`: `error | warn | info | debug | trace`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    /// Errors only.
+    Error,
+    /// Warnings and errors.
+    Warn,
+    /// The default.
+    Info,
+    /// Debugging detail.
+    Debug,
+    /// Everything.
+    Trace,
+}
+
+impl LogLevel {
+    /// The name as written in the file and understood by `RUST_LOG`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Error => "error",
+            LogLevel::Warn => "warn",
+            LogLevel::Info => "info",
+            LogLevel::Debug => "debug",
+            LogLevel::Trace => "trace",
+        }
+    }
+}
+
+/// A configuration that cannot be used; fenguard exits with status 2.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read config file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or has an unknown key or a bad value.
+    #[error("{}:{line}:{column}: {}{message}", path.display(), key.as_ref().map(|k| format!("key `{k}`: ")).unwrap_or_default())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the fault.
+        line: usize,
+        /// 1-based column of the fault.
+        column: usize,
+        /// Dotted key path (`engine.quit_grace_ms`), when the fault is at a key or its value.
+        key: Option<String>,
+        /// What is wrong (from the TOML parser, one line).
+        message: String,
+    },
+}
+
+impl Config {
+    /// Parses a configuration from TOML text; `path` only names the file in errors.
+    ///
+    /// # Errors
+    /// [`ConfigError::Invalid`] for bad TOML, an unknown key or a bad value.
+    pub fn from_toml(text: &str, path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        toml::from_str(text).map_err(|err| {
+            let start = err.span().map_or(0, |span| span.start).min(text.len());
+            let (line, column) = line_column(text, start);
+            ConfigError::Invalid {
+                path: path.as_ref().to_path_buf(),
+                line,
+                column,
+                key: key_path_at(text, start),
+                message: err.message().trim().replace('\n', "; "),
+            }
+        })
+    }
+
+    /// Loads the configuration: `explicit` (`--config`), else `$FENGUARD_CONFIG` (given as
+    /// `from_env`), else the built-in defaults.
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the chosen file cannot be read or is invalid.
+    pub fn load(explicit: Option<&Path>, from_env: Option<PathBuf>) -> Result<Config, ConfigError> {
+        let Some(path) = explicit.map(Path::to_path_buf).or(from_env) else {
+            return Ok(Config::default());
+        };
+        let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        Config::from_toml(&text, &path)
+    }
+}
+
+/// The default log directory: `$XDG_STATE_HOME/fenguard`, else `$HOME/.local/state/fenguard`
+/// (on Windows `%LOCALAPPDATA%\fenguard`); `None` when none of these variables is set.
+pub fn default_log_dir(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let non_empty = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(state) = non_empty("XDG_STATE_HOME") {
+        return Some(state.join("fenguard"));
+    }
+    if cfg!(windows)
+        && let Some(local) = non_empty("LOCALAPPDATA")
+    {
+        return Some(local.join("fenguard"));
+    }
+    non_empty("HOME").map(|home| home.join(".local").join("state").join("fenguard"))
+}
+
+/// 1-based line and column (in bytes) of byte offset `at` in `text`.
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    (line, at - line_start + 1)
+}
+
+/// The dotted key path of the `key = value` line holding byte `at`, prefixed by the last
+/// `[table]` header before it; `None` when that line has no key.
+fn key_path_at(text: &str, at: usize) -> Option<String> {
+    let line_start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let key = line.split_once('=')?.0.trim().trim_matches('"');
+    if key.is_empty() || key.starts_with('[') || key.starts_with('#') {
+        return None;
+    }
+    let table = text[..line_start]
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('[') && !l.starts_with("[["))
+        .filter_map(|l| l.strip_prefix('[')?.split(']').next())
+        .next_back();
+    Some(match table {
+        Some(table) => format!("{}.{key}", table.trim()),
+        None => key.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn invalid(text: &str) -> (Option<String>, usize, String) {
+        match Config::from_toml(text, "f.toml") {
+            Err(ConfigError::Invalid {
+                key, line, message, ..
+            }) => (key, line, message),
+            other => panic!("expected an invalid config, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn empty_file_gives_spec_defaults() {
+        let config = Config::from_toml("", "f.toml").unwrap();
+        assert_eq!(config, Config::default());
+        assert_eq!(config.engine.quit_grace_ms, 1000);
+        assert_eq!(config.engine.max_restarts, 5);
+        assert_eq!(config.positions.on_invalid, OnInvalid::Repair);
+        assert!(config.log.positions);
+        assert!(!config.log.transcript);
+        assert_eq!(config.log.level, LogLevel::Info);
+    }
+
+    #[test]
+    fn repo_config_file_equals_defaults() {
+        let text = include_str!("../config/fenguard.toml");
+        assert_eq!(
+            Config::from_toml(text, "config/fenguard.toml").unwrap(),
+            Config::default()
+        );
+    }
+
+    #[test]
+    fn unknown_key_is_named_with_its_table() {
+        let (key, line, message) = invalid("[engine]\ncommand = \"sf\"\nquit_grace = 5\n");
+        assert_eq!(key.as_deref(), Some("engine.quit_grace"));
+        assert_eq!(line, 3);
+        assert!(message.contains("unknown field `quit_grace`"), "{message}");
+    }
+
+    #[test]
+    fn bad_value_names_the_key() {
+        let (key, line, _) = invalid("[log]\nlevel = \"loud\"\n");
+        assert_eq!(key.as_deref(), Some("log.level"));
+        assert_eq!(line, 2);
+    }
+
+    #[test]
+    fn wrong_type_names_the_key() {
+        let (key, _, _) = invalid("[engine]\nquit_grace_ms = \"soon\"\n");
+        assert_eq!(key.as_deref(), Some("engine.quit_grace_ms"));
+    }
+
+    #[test]
+    fn unknown_table_is_an_error() {
+        let (_, line, message) = invalid("[engines]\ncommand = \"sf\"\n");
+        assert_eq!(line, 1);
+        assert!(message.contains("unknown field `engines`"), "{message}");
+    }
+
+    #[test]
+    fn error_message_is_one_line_naming_file_and_key() {
+        let err =
+            Config::from_toml("[positions]\non_invalid = \"fix\"\n", "dir/f.toml").unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("dir/f.toml:2:"), "{text}");
+        assert!(text.contains("key `positions.on_invalid`"), "{text}");
+        assert!(!text.contains('\n'), "{text}");
+    }
+
+    #[test]
+    fn engine_section_is_read() {
+        let text = "[engine]\ncommand = \"/opt/sf\"\nargs = [\"-x\"]\nenv = { A = \"1\" }\n";
+        let config = Config::from_toml(text, "f.toml").unwrap();
+        assert_eq!(config.engine.command, "/opt/sf");
+        assert_eq!(config.engine.args, vec!["-x".to_owned()]);
+        assert_eq!(config.engine.env.get("A").map(String::as_str), Some("1"));
+    }
+
+    #[test]
+    fn no_file_gives_defaults() {
+        assert_eq!(Config::load(None, None).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn explicit_file_wins_over_environment() {
+        let err = Config::load(
+            Some(Path::new("/nonexistent/a.toml")),
+            Some("/b.toml".into()),
+        );
+        match err {
+            Err(ConfigError::Read { path, .. }) => {
+                assert_eq!(path, Path::new("/nonexistent/a.toml"))
+            }
+            other => panic!("expected a read error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn log_dir_prefers_xdg_state_home() {
+        let var = |name: &str| match name {
+            "XDG_STATE_HOME" => Some("/s".to_owned()),
+            "HOME" => Some("/h".to_owned()),
+            _ => None,
+        };
+        assert_eq!(default_log_dir(var), Some(PathBuf::from("/s/fenguard")));
+    }
+
+    #[test]
+    fn log_dir_falls_back_to_home() {
+        let var = |name: &str| (name == "HOME").then(|| "/h".to_owned());
+        assert_eq!(
+            default_log_dir(var),
+            Some(PathBuf::from("/h/.local/state/fenguard"))
+        );
+    }
+}

@@ -11,6 +11,8 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod fen;
+pub mod logging;
+pub mod poslog;
 pub mod proxy;
 pub mod session;
 pub mod uci;

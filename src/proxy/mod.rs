@@ -1,10 +1,106 @@
 //! The tokio shell: owns the pipes, the engine child process and signals.
+//!
+//! [`run`] loads the configuration, resolves and starts the engine, installs logging and runs
+//! the [`relay`] loop on a current-thread runtime on the main thread (on Linux the engine's
+//! parent-death signal is tied to the thread that started it). Exit status: 0 after `quit` or
+//! the GUI's end of input, 1 when the engine exited on its own, 2 for a configuration or
+//! engine start error, 128 + n after signal n.
 
+pub mod codec;
+pub mod engine;
+pub mod gui;
+pub mod gui_out;
+pub mod pipe_out;
+pub mod relay;
+pub mod signals;
+#[cfg(unix)]
+pub mod stdio_pipe;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use crate::cli::ProxyArgs;
+use crate::config::{Config, default_log_dir};
+use crate::logging::{LogSettings, init, session_id};
+use crate::session::Session;
+
+/// Exit status for a usage, configuration or engine start error.
+pub const EXIT_USAGE: u8 = 2;
 
 /// Runs the proxy over stdio until the GUI quits; returns the exit status.
-pub fn run(_args: ProxyArgs) -> ExitCode {
-    ExitCode::from(2)
+pub fn run(args: ProxyArgs) -> ExitCode {
+    match run_inner(&args) {
+        Ok(status) => ExitCode::from(status),
+        Err(message) => {
+            eprintln!("fenguard: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
+    let from_env = std::env::var_os("FENGUARD_CONFIG")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let config =
+        Config::load(args.config.as_deref(), from_env).map_err(|e| format!("config error: {e}"))?;
+    let (command, engine_args) = match args.engine.split_first() {
+        Some((command, rest)) => (command.clone(), rest.to_vec()),
+        None => (
+            OsString::from(&config.engine.command),
+            config.engine.args.iter().map(OsString::from).collect(),
+        ),
+    };
+    let program = engine::resolve(&command, std::env::var_os("PATH").as_deref())
+        .map_err(|e| e.to_string())?;
+
+    let log_dir = args.log_dir.clone().or_else(|| {
+        if config.log.dir.is_empty() {
+            default_log_dir(|name| std::env::var(name).ok())
+        } else {
+            Some(PathBuf::from(&config.log.dir))
+        }
+    });
+    let transcript = config.log.transcript || args.verbose >= 1;
+    let mut logs = init(&LogSettings {
+        dir: log_dir,
+        level: config.log.level,
+        verbose: args.verbose,
+        positions: config.log.positions,
+        transcript,
+        session_id: session_id(),
+    });
+    tracing::info!("fenguard {} starting", env!("CARGO_PKG_VERSION"));
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let status = runtime.block_on(async {
+        let engine =
+            engine::spawn(&program, &engine_args, &config.engine).map_err(|e| e.to_string())?;
+        let mut session = Session::new(transcript);
+        let start = session.on_engine_start(
+            program.display().to_string(),
+            engine_args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            engine.child.id(),
+        );
+        let grace = Duration::from_millis(config.engine.quit_grace_ms);
+        Ok::<u8, String>(relay::run(engine, session, &mut logs, grace, start).await)
+    });
+    if let Err(message) = &status {
+        tracing::info!("{message}");
+    }
+    tracing::info!(
+        "fenguard exiting with status {}",
+        status.as_ref().map_or(EXIT_USAGE, |s| *s)
+    );
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    drop(logs);
+    status
 }

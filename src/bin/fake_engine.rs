@@ -1,0 +1,140 @@
+//! A scripted stand-in for a UCI engine, for fenguard's process-level tests.
+//!
+//! It reads lines from stdin and answers by the first word (trailing `\r\n` ignored):
+//!
+//! | line | answer |
+//! | --- | --- |
+//! | `uci` | `id name FakeEngine`, `id author fenguard tests`, two `option` lines, `uciok` |
+//! | `isready` | `readyok` |
+//! | `go ...` | `bestmove e2e4` (or `$FAKE_ENGINE_BESTMOVE`) |
+//! | `setoption name N value V` | `info string option N = V` |
+//! | `echo REST` | REST exactly as received, terminator included (any bytes) |
+//! | `burst N` | N lines `info depth 1 seq I pv e2e4` in one write |
+//! | `burst N M` | the same with M more pv moves (`e7e5 g1f3 ...`) per line |
+//! | `long N` | one line of N `x` |
+//! | `stderr TEXT` | TEXT on stderr |
+//! | `pid` | `info string pid P` |
+//! | `args` | `info string args A1\|A2\|...` (its command-line arguments) |
+//! | `cwd` | `info string cwd DIR` |
+//! | `env NAME` | `info string env NAME=VALUE` |
+//! | `sleep MS` | nothing, after MS milliseconds |
+//! | `exit N` | exits with status N |
+//! | `crash` | aborts (SIGABRT on Unix) |
+//! | `hang` | stops reading and sleeps forever (ignores `quit`) |
+//! | `quit`, end of input | exits with status 0 |
+//!
+//! Anything else is ignored, as UCI engines do. With `FAKE_ENGINE_RECORD=FILE` every byte read
+//! from stdin is appended to FILE as soon as it is read.
+
+use std::io::{BufRead as _, Write};
+use std::time::Duration;
+
+fn main() {
+    let mut record = std::env::var_os("FAKE_ENGINE_RECORD").and_then(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .ok()
+    });
+    let bestmove = std::env::var("FAKE_ENGINE_BESTMOVE").unwrap_or_else(|_| "e2e4".to_owned());
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => std::process::exit(0),
+            Ok(_) => {}
+        }
+        if let Some(file) = &mut record {
+            let _ = file.write_all(&line).and_then(|()| file.flush());
+        }
+        let mut out = std::io::stdout().lock();
+        let _ = answer(&line, &bestmove, &mut out).and_then(|()| out.flush());
+    }
+}
+
+fn answer(line: &[u8], bestmove: &str, out: &mut impl Write) -> std::io::Result<()> {
+    let text = String::from_utf8_lossy(line);
+    let trimmed = text.trim();
+    let (word, rest) = trimmed
+        .split_once(char::is_whitespace)
+        .unwrap_or((trimmed, ""));
+    let rest = rest.trim();
+    match word {
+        "uci" => out.write_all(
+            b"id name FakeEngine\nid author fenguard tests\n\
+              option name Hash type spin default 16 min 1 max 1024\n\
+              option name UCI_Chess960 type check default false\nuciok\n",
+        ),
+        "isready" => out.write_all(b"readyok\n"),
+        "go" => writeln!(out, "bestmove {bestmove}"),
+        "setoption" => {
+            let body = rest.strip_prefix("name ").unwrap_or(rest);
+            let (name, value) = body.split_once(" value ").unwrap_or((body, ""));
+            writeln!(out, "info string option {name} = {value}")
+        }
+        "echo" => {
+            // Skip leading whitespace, `echo` and one separator.
+            let start = line
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .unwrap_or(0)
+                + 5;
+            let start = start.min(line.len());
+            out.write_all(&line[start..])
+        }
+        "burst" => {
+            let mut numbers = rest
+                .split_whitespace()
+                .map(|n| n.parse::<usize>().unwrap_or(0));
+            let (count, more) = (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0));
+            let pv: String = ["e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
+                .iter()
+                .cycle()
+                .take(more)
+                .map(|m| format!(" {m}"))
+                .collect();
+            let mut text = String::new();
+            for i in 0..count {
+                text.push_str(&format!("info depth 1 seq {i} pv e2e4{pv}\n"));
+            }
+            out.write_all(text.as_bytes())
+        }
+        "long" => {
+            let mut bytes = vec![b'x'; rest.parse::<usize>().unwrap_or(0)];
+            bytes.push(b'\n');
+            out.write_all(&bytes)
+        }
+        "stderr" => writeln!(std::io::stderr(), "{rest}"),
+        "pid" => writeln!(out, "info string pid {}", std::process::id()),
+        "args" => {
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            writeln!(out, "info string args {}", args.join("|"))
+        }
+        "cwd" => {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            writeln!(out, "info string cwd {}", cwd.display())
+        }
+        "env" => writeln!(
+            out,
+            "info string env {rest}={}",
+            std::env::var(rest).unwrap_or_default()
+        ),
+        "sleep" => {
+            std::thread::sleep(Duration::from_millis(rest.parse().unwrap_or(0)));
+            Ok(())
+        }
+        "exit" => {
+            out.flush()?;
+            std::process::exit(rest.parse().unwrap_or(0))
+        }
+        "crash" => std::process::abort(),
+        "hang" => loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        },
+        "quit" => std::process::exit(0),
+        _ => Ok(()),
+    }
+}

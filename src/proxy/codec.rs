@@ -1,0 +1,181 @@
+//! Line framing that keeps every byte: a [`Decoder`] yielding lines with their terminator, and
+//! pieces of lines longer than a fixed cap instead of buffering them.
+//!
+//! ```
+//! use bytes::BytesMut;
+//! use tokio_util::codec::Decoder;
+//! use fenguard::proxy::codec::{Frame, LineCodec};
+//!
+//! let mut codec = LineCodec::new(1024);
+//! let mut buf = BytesMut::from(&b"uci\r\nisr"[..]);
+//! assert_eq!(codec.decode(&mut buf).unwrap(), Some(Frame::Line(b"uci\r\n"[..].into())));
+//! assert_eq!(codec.decode(&mut buf).unwrap(), None);
+//! ```
+
+use bytes::{Bytes, BytesMut};
+use tokio_util::codec::Decoder;
+
+/// The default line cap: 1 MiB. Longer lines are relayed in pieces of at most this size.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// One unit of input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame {
+    /// A whole line: its bytes up to and including `\n`, or without terminator at end of input.
+    Line(Bytes),
+    /// A piece of a line longer than the cap; `first` marks the first piece. The last piece
+    /// ends with the line's `\n` (or the end of input).
+    Overlong {
+        /// The bytes, unchanged.
+        chunk: Bytes,
+        /// This is the line's first piece.
+        first: bool,
+    },
+}
+
+/// Splits input after each `\n`, keeping the terminator; memory per stream is bounded by the cap
+/// (plus what one read adds).
+#[derive(Debug, Clone)]
+pub struct LineCodec {
+    max: usize,
+    /// Bytes of the buffer already searched for `\n`.
+    scanned: usize,
+    /// Inside an overlong line: the next piece continues it.
+    in_overlong: bool,
+}
+
+impl LineCodec {
+    /// A codec with line cap `max` bytes (at least 1).
+    pub fn new(max: usize) -> LineCodec {
+        LineCodec {
+            max: max.max(1),
+            scanned: 0,
+            in_overlong: false,
+        }
+    }
+
+    fn frame(&mut self, bytes: Bytes, ends_line: bool) -> Frame {
+        self.scanned = 0;
+        if self.in_overlong {
+            self.in_overlong = !ends_line;
+            Frame::Overlong {
+                chunk: bytes,
+                first: false,
+            }
+        } else {
+            Frame::Line(bytes)
+        }
+    }
+}
+
+impl Decoder for LineCodec {
+    type Item = Frame;
+    type Error = std::io::Error;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, std::io::Error> {
+        let limit = buf.len().min(self.max);
+        if let Some(pos) = buf[self.scanned.min(limit)..limit]
+            .iter()
+            .position(|&b| b == b'\n')
+        {
+            let end = self.scanned.min(limit) + pos + 1;
+            let line = buf.split_to(end).freeze();
+            return Ok(Some(self.frame(line, true)));
+        }
+        if buf.len() >= self.max {
+            let chunk = buf.split_to(self.max).freeze();
+            self.scanned = 0;
+            let first = !self.in_overlong;
+            self.in_overlong = true;
+            return Ok(Some(Frame::Overlong { chunk, first }));
+        }
+        self.scanned = buf.len();
+        Ok(None)
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, std::io::Error> {
+        match self.decode(buf)? {
+            Some(frame) => Ok(Some(frame)),
+            None if buf.is_empty() => Ok(None),
+            None => {
+                let rest = buf.split().freeze();
+                Ok(Some(self.frame(rest, true)))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode_all(max: usize, input: &[u8]) -> Vec<Frame> {
+        let mut codec = LineCodec::new(max);
+        let mut buf = BytesMut::from(input);
+        let mut frames = Vec::new();
+        while let Some(frame) = codec.decode_eof(&mut buf).unwrap() {
+            frames.push(frame);
+        }
+        frames
+    }
+
+    fn line(s: &'static [u8]) -> Frame {
+        Frame::Line(Bytes::from_static(s))
+    }
+
+    #[test]
+    fn keeps_crlf_lf_and_missing_terminator() {
+        assert_eq!(
+            decode_all(64, b"a\r\nb \t\nc"),
+            vec![line(b"a\r\n"), line(b"b \t\n"), line(b"c")]
+        );
+    }
+
+    #[test]
+    fn empty_lines_are_lines() {
+        assert_eq!(decode_all(64, b"\n\r\n"), vec![line(b"\n"), line(b"\r\n")]);
+    }
+
+    #[test]
+    fn line_of_exactly_the_cap_is_whole() {
+        assert_eq!(decode_all(4, b"abc\n"), vec![line(b"abc\n")]);
+    }
+
+    #[test]
+    fn overlong_line_comes_in_capped_pieces() {
+        let chunk = |s: &'static [u8], first| Frame::Overlong {
+            chunk: Bytes::from_static(s),
+            first,
+        };
+        assert_eq!(
+            decode_all(4, b"abcdefghij\nok\n"),
+            vec![
+                chunk(b"abcd", true),
+                chunk(b"efgh", false),
+                chunk(b"ij\n", false),
+                line(b"ok\n")
+            ]
+        );
+    }
+
+    #[test]
+    fn incremental_input_finds_the_line_end() {
+        let mut codec = LineCodec::new(64);
+        let mut buf = BytesMut::from(&b"posi"[..]);
+        assert_eq!(codec.decode(&mut buf).unwrap(), None);
+        buf.extend_from_slice(b"tion\nx");
+        assert_eq!(codec.decode(&mut buf).unwrap(), Some(line(b"position\n")));
+        assert_eq!(&buf[..], b"x");
+    }
+
+    #[test]
+    fn buffer_never_holds_more_than_the_cap_of_one_line() {
+        let mut codec = LineCodec::new(8);
+        let mut buf = BytesMut::new();
+        for _ in 0..100 {
+            buf.extend_from_slice(b"xxxxx");
+            while codec.decode(&mut buf).unwrap().is_some() {}
+            assert!(buf.len() < 8);
+        }
+    }
+}

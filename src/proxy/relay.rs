@@ -1,0 +1,235 @@
+//! The relay loop: one task that owns the session, the engine's pipes and the GUI's output,
+//! and carries out the session's actions.
+//!
+//! It waits (`tokio::select!`) on GUI input, engine output, engine stderr, the engine's exit,
+//! the quit grace timer and signals. Lines that are already available are handled together
+//! and the output flushed once after them, so a lone `bestmove` is flushed at once and a burst
+//! of `info` lines costs few system calls.
+
+use std::pin::Pin;
+use std::time::Duration;
+
+use futures_util::{FutureExt as _, StreamExt as _};
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
+use tokio_util::codec::FramedRead;
+
+use super::codec::{Frame, LineCodec, MAX_LINE};
+use super::engine::Engine;
+use super::gui::{GuiIn, GuiInput};
+use super::gui_out::GuiOut;
+use super::pipe_out::PipeOut;
+use super::signals::Signals;
+use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
+use crate::session::{Action, EngineExit, Session};
+
+/// Most lines handled before output is flushed.
+const BATCH: usize = 512;
+/// Initial read buffer for the engine's output.
+const READ_CAPACITY: usize = 64 * 1024;
+/// How long the engine's output is still read after it exited.
+const DRAIN: Duration = Duration::from_secs(1);
+
+/// The state the actions act on.
+struct Shell<'a> {
+    engine_in: PipeOut<ChildStdin>,
+    gui: GuiOut,
+    logs: &'a mut Logs,
+    quit_grace: Duration,
+    grace: Option<Pin<Box<tokio::time::Sleep>>>,
+    finish: Option<u8>,
+}
+
+/// Relays until the engine is gone; returns fenguard's exit status.
+pub async fn run(
+    engine: Engine,
+    mut session: Session,
+    logs: &mut Logs,
+    quit_grace: Duration,
+    start: Vec<Action>,
+) -> u8 {
+    let Engine {
+        mut child,
+        stdin,
+        stdout,
+        stderr,
+        ..
+    } = engine;
+    let mut gui_in = GuiIn::open(MAX_LINE);
+    let mut engine_out: FramedRead<ChildStdout, LineCodec> =
+        FramedRead::with_capacity(stdout, LineCodec::new(MAX_LINE), READ_CAPACITY);
+    let mut engine_err: FramedRead<ChildStderr, LineCodec> =
+        FramedRead::new(stderr, LineCodec::new(MAX_LINE));
+    let mut signals = Signals::install();
+    let mut shell = Shell {
+        engine_in: PipeOut::new(stdin),
+        gui: GuiOut::open(),
+        logs,
+        quit_grace,
+        grace: None,
+        finish: None,
+    };
+    shell.apply(start);
+
+    let (mut gui_open, mut out_open, mut err_open) = (true, true, true);
+    let mut exited: Option<EngineExit> = None;
+    let mut killed = false;
+    let mut signal_status: Option<u8> = None;
+    let mut drain: Option<Pin<Box<tokio::time::Sleep>>> = None;
+
+    loop {
+        if let Some(mut exit) = exited.filter(|_| !out_open && !err_open) {
+            exit.killed |= killed;
+            shell.apply(session.on_engine_exit(exit));
+            break;
+        }
+        tokio::select! {
+            input = gui_in.next(), if gui_open && !shell.engine_in.is_backlogged() => {
+                let mut next = input;
+                for handled in 1.. {
+                    let actions = match next {
+                        GuiInput::Frame(Frame::Line(line)) => session.on_gui_line(line),
+                        GuiInput::Frame(Frame::Overlong { chunk, first }) => session.on_gui_overlong(chunk, first),
+                        GuiInput::Eof => {
+                            gui_open = false;
+                            shell.apply(session.on_gui_eof());
+                            break;
+                        }
+                    };
+                    shell.apply(actions);
+                    // Fetch more only when it will be handled: nothing read is ever dropped.
+                    if handled == BATCH {
+                        break;
+                    }
+                    match gui_in.try_next() {
+                        Some(input) => next = input,
+                        None => break,
+                    }
+                }
+                shell.engine_in.pump();
+                shell.gui.flush();
+            }
+            frame = engine_out.next(), if out_open && !shell.gui.is_backlogged() => {
+                let mut next = frame;
+                for handled in 1.. {
+                    match next {
+                        Some(Ok(Frame::Line(line))) => shell.apply(session.on_engine_line(line)),
+                        Some(Ok(Frame::Overlong { chunk, first })) => shell.apply(session.on_engine_overlong(chunk, first)),
+                        Some(Err(_)) | None => {
+                            out_open = false;
+                            break;
+                        }
+                    }
+                    if handled == BATCH {
+                        break;
+                    }
+                    match engine_out.next().now_or_never() {
+                        Some(more) => next = more,
+                        None => break,
+                    }
+                }
+                shell.gui.flush();
+                shell.engine_in.pump();
+            }
+            () = shell.engine_in.write_some(), if shell.engine_in.has_pending() => {}
+            () = shell.gui.write_some(), if shell.gui.has_pending() => {}
+            line = engine_err.next(), if err_open => match line {
+                Some(Ok(Frame::Line(line) | Frame::Overlong { chunk: line, .. })) => shell.engine_stderr(&line),
+                Some(Err(_)) | None => err_open = false,
+            },
+            status = child.wait(), if exited.is_none() => {
+                exited = Some(engine_exit(status));
+                drain = Some(Box::pin(tokio::time::sleep(DRAIN)));
+            }
+            () = wait(&mut drain), if drain.is_some() => {
+                tracing::warn!("engine output still open {} ms after it exited: not waiting", DRAIN.as_millis());
+                (out_open, err_open, drain) = (false, false, None);
+            }
+            () = wait(&mut shell.grace), if shell.grace.is_some() => {
+                shell.grace = None;
+                if exited.is_none() {
+                    tracing::warn!("engine still running {} ms after quit: killing it", shell.quit_grace.as_millis());
+                    killed = true;
+                    let _ = child.start_kill();
+                }
+            }
+            signal = signals.recv() => {
+                tracing::warn!("received {}: killing the engine and exiting", signal.name);
+                signal_status = Some(signal.exit_status);
+                if exited.is_none() {
+                    killed = true;
+                    let _ = child.start_kill();
+                }
+            }
+        }
+    }
+    shell.gui.finish(DRAIN).await;
+    signal_status.or(shell.finish).unwrap_or(0)
+}
+
+impl Shell<'_> {
+    fn apply(&mut self, actions: Vec<Action>) {
+        for action in actions {
+            match action {
+                Action::ToEngine(line) => self.engine_in.push(&line),
+                Action::ToGui(line) => self.gui.push(&line),
+                Action::CloseEngineInput => self.engine_in.close_when_written(),
+                Action::StartQuitGrace => {
+                    self.grace = Some(Box::pin(tokio::time::sleep(self.quit_grace)))
+                }
+                Action::Record(record) => {
+                    if let Some(positions) = &mut self.logs.positions {
+                        positions.write(&record);
+                    }
+                }
+                Action::Transcript(direction, line) => {
+                    tracing::info!(target: TRANSCRIPT, "{} {}", direction.tag(), trim_newline(&line).escape_ascii());
+                }
+                Action::Log(level, message) => log(level, &message),
+                Action::Finish(status) => self.finish = Some(status),
+            }
+        }
+    }
+
+    fn engine_stderr(&mut self, line: &[u8]) {
+        use std::io::Write as _;
+        tracing::info!(target: ENGINE_STDERR, "stderr> {}", trim_newline(line).escape_ascii());
+        let _ = self.logs.stderr.write_all(line);
+    }
+}
+
+fn log(level: tracing::Level, message: &str) {
+    match level {
+        tracing::Level::ERROR => tracing::error!("{message}"),
+        tracing::Level::WARN => tracing::warn!("{message}"),
+        tracing::Level::INFO => tracing::info!("{message}"),
+        tracing::Level::DEBUG => tracing::debug!("{message}"),
+        _ => tracing::trace!("{message}"),
+    }
+}
+
+/// Waits for an armed timer (the `select!` guard keeps an unarmed one from being polled).
+async fn wait(timer: &mut Option<Pin<Box<tokio::time::Sleep>>>) {
+    match timer {
+        Some(sleep) => sleep.as_mut().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn trim_newline(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\n").unwrap_or(line)
+}
+
+fn engine_exit(status: std::io::Result<std::process::ExitStatus>) -> EngineExit {
+    let Ok(status) = status else {
+        return EngineExit::default();
+    };
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+    #[cfg(not(unix))]
+    let signal = None;
+    EngineExit {
+        code: status.code(),
+        signal,
+        killed: false,
+    }
+}

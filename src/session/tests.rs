@@ -1,0 +1,187 @@
+//! Session behaviour, by plain calls.
+
+use super::*;
+
+fn b(s: &'static [u8]) -> Bytes {
+    Bytes::from_static(s)
+}
+
+#[test]
+fn gui_line_is_forwarded_byte_for_byte() {
+    let mut s = Session::new(false);
+    let line = b(b"setoption name Hash value 16 \t\r\n");
+    assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+}
+
+#[test]
+fn position_is_passed_through_for_now() {
+    let mut s = Session::new(false);
+    let line = b(b"position startpos moves e2e4\n");
+    assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+}
+
+#[test]
+fn non_utf8_engine_line_is_relayed_unchanged() {
+    let mut s = Session::new(false);
+    let line = b(b"info string \xff\xfe caf\xe9\n");
+    assert_eq!(s.on_engine_line(line.clone()), vec![Action::ToGui(line)]);
+}
+
+#[test]
+fn quit_is_forwarded_then_starts_grace() {
+    let mut s = Session::new(false);
+    assert_eq!(
+        s.on_gui_line(b(b"quit\n")),
+        vec![Action::ToEngine(b(b"quit\n")), Action::StartQuitGrace]
+    );
+}
+
+#[test]
+fn second_quit_does_not_restart_grace() {
+    let mut s = Session::new(false);
+    s.on_gui_line(b(b"quit\n"));
+    assert_eq!(
+        s.on_gui_line(b(b"  quit\r\n")),
+        vec![Action::ToEngine(b(b"  quit\r\n"))]
+    );
+}
+
+#[test]
+fn quit_prefix_word_is_not_quit() {
+    let mut s = Session::new(false);
+    assert_eq!(
+        s.on_gui_line(b(b"quitx\n")),
+        vec![Action::ToEngine(b(b"quitx\n"))]
+    );
+}
+
+#[test]
+fn gui_eof_closes_engine_input_and_starts_grace() {
+    let mut s = Session::new(false);
+    let actions = s.on_gui_eof();
+    assert_eq!(
+        &actions[1..],
+        &[Action::CloseEngineInput, Action::StartQuitGrace]
+    );
+}
+
+#[test]
+fn transcript_tags_both_directions() {
+    let mut s = Session::new(true);
+    let line = b(b"uci\n");
+    assert_eq!(
+        s.on_gui_line(line.clone()),
+        vec![
+            Action::Transcript(Direction::FromGui, line.clone()),
+            Action::Transcript(Direction::ToEngine, line.clone()),
+            Action::ToEngine(line),
+        ]
+    );
+}
+
+#[test]
+fn overlong_first_chunk_is_logged_and_relayed() {
+    let mut s = Session::new(false);
+    let actions = s.on_engine_overlong(b(b"xxxx"), true);
+    assert!(matches!(actions[0], Action::Log(Level::WARN, _)));
+    assert_eq!(actions[1], Action::ToGui(b(b"xxxx")));
+    assert_eq!(
+        s.on_engine_overlong(b(b"yy\n"), false),
+        vec![Action::ToGui(b(b"yy\n"))]
+    );
+}
+
+#[test]
+fn unexpected_engine_exit_finishes_with_non_zero_status() {
+    let mut s = Session::new(false);
+    let actions = s.on_engine_exit(EngineExit {
+        code: Some(3),
+        ..EngineExit::default()
+    });
+    assert_eq!(actions.last(), Some(&Action::Finish(EXIT_ENGINE_DIED)));
+    assert_eq!(
+        actions[1],
+        Action::Record(Record {
+            seq: 1,
+            event: Event::EngineExit {
+                code: Some(3),
+                signal: None,
+                reason: ExitReason::Unexpected
+            },
+        })
+    );
+}
+
+#[test]
+fn engine_exit_after_quit_finishes_with_zero() {
+    let mut s = Session::new(false);
+    s.on_gui_line(b(b"quit\n"));
+    let actions = s.on_engine_exit(EngineExit {
+        code: Some(0),
+        ..EngineExit::default()
+    });
+    assert_eq!(actions.last(), Some(&Action::Finish(0)));
+}
+
+#[test]
+fn killed_engine_is_recorded_as_killed() {
+    let mut s = Session::new(false);
+    s.on_gui_eof();
+    let actions = s.on_engine_exit(EngineExit {
+        signal: Some(9),
+        killed: true,
+        ..EngineExit::default()
+    });
+    assert!(matches!(
+        &actions[1],
+        Action::Record(Record {
+            event: Event::EngineExit {
+                reason: ExitReason::Killed,
+                ..
+            },
+            ..
+        })
+    ));
+}
+
+#[test]
+fn records_are_numbered_in_order() {
+    let mut s = Session::new(false);
+    let start = s.on_engine_start("/e".into(), vec![], Some(7));
+    let exit = s.on_engine_exit(EngineExit::default());
+    assert!(matches!(&start[1], Action::Record(Record { seq: 1, .. })));
+    assert!(matches!(&exit[1], Action::Record(Record { seq: 2, .. })));
+}
+
+#[test]
+fn record_serializes_with_kebab_case_kind() {
+    let record = Record {
+        seq: 4,
+        event: Event::EngineExit {
+            code: None,
+            signal: Some(11),
+            reason: ExitReason::Unexpected,
+        },
+    };
+    assert_eq!(
+        serde_json::to_string(&record).unwrap(),
+        r#"{"seq":4,"kind":"engine-exit","code":null,"signal":11,"reason":"unexpected"}"#
+    );
+}
+
+#[test]
+fn first_token_skips_leading_whitespace() {
+    assert_eq!(first_token(b" \tposition startpos\n"), b"position");
+    assert_eq!(first_token(b"quit\r\n"), b"quit");
+    assert_eq!(first_token(b"\n"), b"");
+}
+
+#[test]
+fn engine_start_is_logged_with_command_args_and_pid() {
+    let mut s = Session::new(false);
+    let actions = s.on_engine_start("/e".into(), vec!["-a".into(), "b".into()], Some(7));
+    assert_eq!(
+        actions[0],
+        Action::Log(Level::INFO, "engine started: /e -a b (pid 7)".to_owned())
+    );
+}
