@@ -6,3 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --locked --all-targets
 cargo test --locked --doc
+# Differential test of `fenguard check` against python-chess 1.11.2 (SPEC 7), fixed seed.
+python3 scripts/oracle_diff.py --fenguard target/debug/fenguard --seed 20261129 --count 3000
