@@ -1,0 +1,189 @@
+//! Castling translation both ways (SPEC sections 6 and 7): a Chess960 GUI and a standard GUI
+//! in `chess960 = "detect"` mode, in front of real Stockfish (under CI a missing Stockfish
+//! fails these tests) and of the fake engine, whose record shows the exact bytes it read.
+
+mod common;
+
+use common::{Gui, bestmove_of, pv_of, rejected, starting_with};
+use serde_json::Value;
+
+const DETECT: &str = "[positions]\nchess960 = \"detect\"\n";
+
+/// King d1, rook h1 (and king d8, rook h8): castling needs Chess960 rules; a standard GUI
+/// writes White's O-O as `d1g1`, the engine in Chess960 mode as `d1h1`.
+const D_FILE_KINGS: &str = "position fen 3k3r/8/8/8/8/8/8/3K3R w Kk - 0 1";
+
+#[test]
+fn chess960_gui_castle_is_sent_and_answered_king_takes_rook() {
+    let Some(mut gui) = Gui::stockfish("tr-960-gui", "") else {
+        return;
+    };
+    gui.handshake();
+    gui.send("setoption name UCI_Chess960 value true");
+    let (_, record) = gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(
+        record["sent"], "position fen r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+        "{record}"
+    );
+    let lines = gui.go("go depth 4 searchmoves e1h1");
+    assert_eq!(lines.last().unwrap(), "bestmove e1h1", "{lines:#?}");
+    for line in &lines {
+        let pv = pv_of(line);
+        assert!(pv.is_empty() || pv[0] == "e1h1", "{line}");
+    }
+}
+
+#[test]
+fn chess960_gui_moves_list_keeps_king_takes_rook_and_shredder_fen() {
+    let Some(mut gui) = Gui::stockfish("tr-960-moves", "") else {
+        return;
+    };
+    gui.handshake();
+    gui.send("setoption name UCI_Chess960 value true");
+    let (_, record) =
+        gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1 e8a8");
+    assert_eq!(
+        record["sent"], "position fen r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1 moves e1h1 e8a8",
+        "{record}"
+    );
+    assert_eq!(record["final_fen"], "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2");
+}
+
+#[test]
+fn detect_translates_the_standard_guis_castle_in_moves() {
+    let Some(mut gui) = Gui::stockfish("tr-detect-moves", DETECT) else {
+        return;
+    };
+    gui.handshake();
+    let raw = format!("{D_FILE_KINGS} moves d1g1");
+    let (_, record) = gui.position(&raw);
+    assert_eq!(
+        record["sent"], "position fen 3k3r/8/8/8/8/8/8/3K3R w Hh - 0 1 moves d1h1",
+        "{record}"
+    );
+    assert_eq!(record["final_fen"], "3k3r/8/8/8/8/8/8/5RK1 b k - 1 1");
+    assert_eq!(record["chess960"], true, "{record}");
+}
+
+#[test]
+fn detect_searchmoves_castle_comes_back_in_the_guis_notation() {
+    let Some(mut gui) = Gui::stockfish("tr-detect-go", DETECT) else {
+        return;
+    };
+    gui.handshake();
+    gui.position(D_FILE_KINGS);
+    let lines = gui.go("go depth 6 searchmoves d1g1");
+    assert_eq!(bestmove_of(lines.last().unwrap()), "d1g1", "{lines:#?}");
+    // The engine's king-takes-rook castles never reach this GUI.
+    for line in &lines {
+        let pv = pv_of(line);
+        assert!(
+            !pv.contains(&"d1h1") && !pv.contains(&"d8h8"),
+            "engine notation in {line}"
+        );
+        assert!(pv.is_empty() || pv[0] == "d1g1", "{line}");
+    }
+    assert!(lines.iter().any(|l| !pv_of(l).is_empty()), "{lines:#?}");
+}
+
+#[test]
+fn detect_sends_uci_chess960_before_the_position_that_needs_it() {
+    let mut gui = Gui::fake("tr-detect-fake", DETECT, &[]);
+    gui.handshake();
+    gui.position(D_FILE_KINGS);
+    let engine = gui.engine_lines();
+    let enable = engine
+        .iter()
+        .position(|l| l == "setoption name UCI_Chess960 value true")
+        .unwrap_or_else(|| panic!("UCI_Chess960 never enabled: {engine:#?}"));
+    let position = engine
+        .iter()
+        .position(|l| l == "position fen 3k3r/8/8/8/8/8/8/3K3R w Hh - 0 1")
+        .unwrap_or_else(|| panic!("position not sent in Shredder form: {engine:#?}"));
+    assert!(enable < position, "{engine:#?}");
+    gui.wait_record(|r| r["kind"] == "chess960-enabled");
+}
+
+#[test]
+fn detect_translates_searchmoves_to_king_takes_rook_for_the_engine() {
+    let mut gui = Gui::fake("tr-detect-searchmoves", DETECT, &[]);
+    gui.handshake();
+    gui.position(D_FILE_KINGS);
+    gui.go("go depth 2 searchmoves d1g1 d1c1");
+    let engine = gui.engine_lines();
+    assert!(
+        engine.contains(&"go depth 2 searchmoves d1h1 d1c1".to_owned()),
+        "{engine:#?}"
+    );
+}
+
+#[test]
+fn detect_translates_the_engines_bestmove_to_the_guis_notation() {
+    let mut gui = Gui::fake(
+        "tr-detect-bestmove",
+        DETECT,
+        &[("FAKE_ENGINE_BESTMOVE", "d1h1")],
+    );
+    gui.handshake();
+    gui.position(D_FILE_KINGS);
+    let lines = gui.go("go depth 2");
+    assert_eq!(lines.last().unwrap(), "bestmove d1g1", "{lines:#?}");
+}
+
+#[test]
+fn gui_mode_keeps_the_engine_standard_and_drops_the_chess960_right() {
+    let mut gui = Gui::fake("tr-gui-mode", "", &[]);
+    gui.handshake();
+    let (lines, record) = gui.position(D_FILE_KINGS);
+    assert_eq!(
+        record["sent"],
+        "position fen 3k3r/8/8/8/8/8/8/3K3R w - - 0 1"
+    );
+    assert_eq!(
+        starting_with(
+            &lines,
+            "info string fenguard: repaired position: castling-needs-chess960: "
+        )
+        .len(),
+        2,
+        "{lines:#?}"
+    );
+    let engine = gui.engine_input();
+    assert!(!engine.contains("UCI_Chess960"), "{engine}");
+}
+
+#[test]
+fn uci_chess960_option_name_and_value_compare_case_insensitively() {
+    let mut gui = Gui::fake("tr-case", "", &[]);
+    gui.handshake();
+    gui.send("setoption name uci_chess960 value TRUE");
+    let (_, record) = gui.position("position fen 4k3/8/8/8/8/8/8/4KR2 w K - 0 1 moves e1f1");
+    assert_eq!(
+        record["sent"], "position fen 4k3/8/8/8/8/8/8/4KR2 w F - 0 1 moves e1f1",
+        "{record}"
+    );
+    assert_eq!(record["verdict"], "valid", "{record}");
+}
+
+#[cfg(unix)]
+#[test]
+fn chess960_position_for_an_engine_without_uci_chess960_is_rejected() {
+    let mut gui = Gui::fake_without_chess960("tr-lacks-960");
+    let options = gui.handshake();
+    assert!(
+        !options.iter().any(|l| l.contains("UCI_Chess960")),
+        "{options:#?}"
+    );
+    gui.send("setoption name UCI_Chess960 value true");
+    let (lines, record) = gui.position("position fen 4k3/8/8/8/8/8/8/4KR2 w K - 0 1");
+    assert_eq!(
+        starting_with(&lines, &rejected("engine-lacks-chess960")).len(),
+        1,
+        "{lines:#?}"
+    );
+    assert_eq!(record["sent"], Value::Null, "{record}");
+    assert_eq!(gui.go("go depth 1"), ["bestmove 0000"]);
+    let engine = gui.engine_input();
+    assert!(!engine.contains("position"), "{engine}");
+    assert!(!engine.contains("go"), "{engine}");
+}
