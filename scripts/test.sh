@@ -8,3 +8,17 @@ cargo test --locked --all-targets
 cargo test --locked --doc
 # Differential test of `fenguard check` against python-chess 1.11.2 (SPEC 7), fixed seed.
 python3 scripts/oracle_diff.py --fenguard target/debug/fenguard --seed 20261129 --count 3000
+# Real-client test (issue 4): python-chess plays 20 standard and 20 Chess960 games through
+# fenguard in front of Stockfish (2000 nodes a move, fixed seed) and checks every bestmove and
+# every positions.jsonl record; prints `N passed, M failed`.
+STOCKFISH=/usr/games/stockfish
+[ -x "$STOCKFISH" ] || STOCKFISH="$(command -v stockfish || true)"
+if [ -n "$STOCKFISH" ]; then
+    python3 scripts/client_games.py --fenguard target/debug/fenguard --engine "$STOCKFISH" \
+        --seed 20261129 --games 20 --games960 20 --nodes 2000
+elif [ "${CI:-}" = true ]; then
+    echo "Stockfish is missing under CI: install it (apt-get install -y stockfish)" >&2
+    exit 1
+else
+    echo "stockfish not installed: not running scripts/client_games.py" >&2
+fi
