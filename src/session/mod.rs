@@ -42,7 +42,7 @@ mod tests;
 pub use chess960::Chess960State;
 pub use options::Settings;
 pub use record::{
-    DiagnosticRecord, Event, ExitReason, PositionRecord, Record, SearchRecord, Verdict,
+    DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
 };
 
 /// Which way a transcript line went (SPEC section 8's tags).

@@ -6,11 +6,13 @@
 use shakmaty::Chess;
 
 use super::chess960::Chess960State;
-use super::record::{DiagnosticRecord, PositionRecord, Verdict};
+use shakmaty::uci::UciMove;
+
+use super::record::{DiagnosticRecord, Moves, PositionRecord, Verdict};
 use crate::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid, PositionsConfig};
 use crate::fen::{self, CastlingStyle, Code, EpMode, FenDisplay, Geometry};
 use crate::uci::{
-    CommandError, MoveDiagnostic, Notation, PositionCommand, PositionStart, parse_position,
+    CommandError, MoveDiagnostic, Notation, PositionCommand, PositionStart, Token, parse_position,
     play_moves,
 };
 
@@ -42,8 +44,46 @@ pub fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
     line.split_at(body_len)
 }
 
+/// The move tokens as one space-separated string.
+fn joined(moves: &[Token<'_>]) -> Moves {
+    let mut text = String::with_capacity(moves.len() * 5);
+    for t in moves {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        match std::str::from_utf8(t.text) {
+            Ok(m) => text.push_str(m),
+            Err(_) => text.push_str(&String::from_utf8_lossy(t.text)),
+        }
+    }
+    Moves(text)
+}
+
+/// Appends a UCI move (`e2e4`, `e7e8q`) without going through `fmt`.
+fn append_uci(buf: &mut Vec<u8>, m: &UciMove) {
+    match *m {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            for sq in [from, to] {
+                buf.push(sq.file().char() as u8);
+                buf.push(sq.rank().char() as u8);
+            }
+            if let Some(role) = promotion {
+                buf.push(role.char() as u8);
+            }
+        }
+        _ => buf.extend_from_slice(m.to_string().as_bytes()),
+    }
+}
+
 pub(super) fn lossy(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
 }
 
 fn fen_diag(d: &fen::Diagnostic, shift: usize) -> DiagnosticRecord {
@@ -116,8 +156,8 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
             diagnostics: Vec::new(),
             fen_in: None,
             fen_out: None,
-            moves_in: Vec::new(),
-            moves_out: Vec::new(),
+            moves_in: Moves::default(),
+            moves_out: Moves::default(),
             chess960: c960.engine_on(),
             final_fen: None,
             sent: None,
@@ -136,7 +176,7 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
         }
     };
     let record = &mut outcome.record;
-    record.moves_in = cmd.moves.iter().map(|t| lossy(t.text)).collect();
+    record.moves_in = joined(&cmd.moves);
     let start = start_position(&cmd, config, c960, record);
     let mut engine_on = c960.engine_on();
     if !engine_on && start.as_ref().is_some_and(fen::position_needs_chess960) {
@@ -157,6 +197,7 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
     let repair = config.on_invalid == OnInvalid::Repair && config.check_moves;
     let mut complete = start.is_some();
     let mut final_pos = None;
+    let mut engine_moves = None;
     if let Some(start) = &start {
         let engine = Notation::from_chess960(engine_on);
         let played = play_moves(
@@ -171,11 +212,9 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
                 .diagnostics
                 .extend(played.diagnostics.iter().map(move_diag));
             complete = played.is_complete();
-            record.moves_out = played.moves.iter().map(ToString::to_string).collect();
-        } else {
-            record.moves_out.clone_from(&record.moves_in);
         }
         final_pos = played.is_complete().then_some(played.position);
+        engine_moves = config.check_moves.then_some(played.moves);
     }
     record.verdict = verdict(&record.diagnostics, complete, config.on_invalid);
     match (record.verdict, start) {
@@ -196,12 +235,27 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
                 .append_to(&mut sent);
                 record.fen_out = Some(lossy(&sent[at..]));
             }
-            if !record.moves_out.is_empty() {
-                sent.extend_from_slice(b" moves");
-                for m in &record.moves_out {
-                    sent.push(b' ');
-                    sent.extend_from_slice(m.as_bytes());
+            let moves_at = sent.len() + b" moves ".len();
+            match &engine_moves {
+                Some(moves) if !moves.is_empty() => {
+                    sent.extend_from_slice(b" moves");
+                    for m in moves {
+                        sent.push(b' ');
+                        append_uci(&mut sent, m);
+                    }
                 }
+                Some(_) => {}
+                None if cmd.moves.is_empty() => {}
+                None => {
+                    sent.extend_from_slice(b" moves");
+                    for t in &cmd.moves {
+                        sent.push(b' ');
+                        sent.extend_from_slice(t.text);
+                    }
+                }
+            }
+            if sent.len() > moves_at {
+                record.moves_out = Moves(lossy(&sent[moves_at..]));
             }
             record.sent = Some(lossy(&sent));
             sent.extend_from_slice(term);
@@ -241,7 +295,7 @@ fn finish_invalid(outcome: &mut Outcome, line: &[u8], mode: OnInvalid) {
         outcome.sent = Some(line.to_vec());
     } else {
         record.verdict = Verdict::Rejected;
-        record.moves_out.clear();
+        record.moves_out = Moves::default();
     }
 }
 

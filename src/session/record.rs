@@ -84,6 +84,29 @@ impl DiagnosticRecord {
     }
 }
 
+/// A list of UCI moves kept as one space-separated string (one allocation for the whole
+/// list, cheap on the relay's hot path); serialized as a JSON array of strings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Moves(pub String);
+
+impl Moves {
+    /// The moves, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.split(' ').filter(|m| !m.is_empty())
+    }
+
+    /// The moves as a vector (for tests and callers that want one).
+    pub fn to_vec(&self) -> Vec<&str> {
+        self.iter().collect()
+    }
+}
+
+impl Serialize for Moves {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
 /// The fields of a `kind: "position"` record (SPEC section 8).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PositionRecord {
@@ -98,9 +121,9 @@ pub struct PositionRecord {
     /// The FEN sent to the engine (`startpos` when `position startpos` was sent), or null.
     pub fen_out: Option<String>,
     /// The moves as given.
-    pub moves_in: Vec<String>,
+    pub moves_in: Moves,
     /// The moves sent (engine notation); as given when the GUI's line was forwarded.
-    pub moves_out: Vec<String>,
+    pub moves_out: Moves,
     /// Whether the engine is in Chess960 mode for this position.
     pub chess960: bool,
     /// The position after the moves (X-FEN castling, legal ep: python-chess `board.fen()`),

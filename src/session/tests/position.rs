@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::config::{CastlingOut, EnPassantOut, OnInvalid};
-use crate::session::{DiagnosticRecord, Record, Verdict};
+use crate::session::{DiagnosticRecord, Moves, Record, Verdict};
 
 #[test]
 fn startpos_with_moves_is_sent_canonical_keeping_crlf() {
@@ -38,8 +38,8 @@ fn valid_position_record_has_every_field() {
             diagnostics: vec![],
             fen_in: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned()),
             fen_out: Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1".to_owned()),
-            moves_in: vec!["e2e4".to_owned()],
-            moves_out: vec!["e2e4".to_owned()],
+            moves_in: Moves("e2e4".to_owned()),
+            moves_out: Moves("e2e4".to_owned()),
             chess960: false,
             final_fen: Some("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1".to_owned()),
             sent: Some("position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 moves e2e4".to_owned()),
@@ -105,7 +105,8 @@ fn illegal_move_late_in_the_list_rejects_without_cutting() {
     assert!(to_engine(&actions).is_empty());
     let record = position_record(&actions);
     assert_eq!(record.verdict, Verdict::Rejected);
-    assert_eq!(record.moves_out, Vec::<String>::new());
+    assert_eq!(record.moves_in.to_vec(), vec!["e2e4", "e7e5", "e1e3"]);
+    assert_eq!(record.moves_out.to_vec(), Vec::<&str>::new());
     assert_eq!(record.final_fen, None);
     assert_eq!(record.sent, None);
 }
@@ -168,7 +169,7 @@ fn forward_mode_sends_the_gui_line_unchanged() {
     let record = position_record(&actions);
     assert_eq!(record.verdict, Verdict::ForwardedInvalid);
     assert_eq!(record.sent.as_deref(), Some(line));
-    assert_eq!(record.moves_out, vec!["e8e7".to_owned()]);
+    assert_eq!(record.moves_out.to_vec(), vec!["e8e7"]);
     assert!(
         to_gui(&actions)[0]
             .starts_with("info string fenguard: invalid position forwarded: missing-king: ")
@@ -248,4 +249,28 @@ fn log_positions_off_writes_no_position_record() {
     let actions = gui(&mut s, "position startpos");
     assert!(!actions.iter().any(|a| matches!(a, Action::Record(_))));
     assert_eq!(to_engine(&actions), vec!["position startpos\n"]);
+}
+
+#[test]
+fn moves_serialize_as_json_arrays() {
+    let mut s = Session::new(false);
+    let record = position_record(&gui(&mut s, "position startpos moves  e2e4\te7e5"));
+    let json = serde_json::to_value(&record).unwrap();
+    assert_eq!(json["moves_in"], serde_json::json!(["e2e4", "e7e5"]));
+    assert_eq!(json["moves_out"], serde_json::json!(["e2e4", "e7e5"]));
+}
+
+#[test]
+fn non_utf8_position_is_rejected_and_recorded_lossily() {
+    let mut s = Session::new(false);
+    let actions = s.on_gui_line(Bytes::from_static(
+        b"position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1\xffe2\n",
+    ));
+    assert!(to_engine(&actions).is_empty());
+    let record = position_record(&actions);
+    assert_eq!(
+        record.raw,
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1\u{fffd}e2"
+    );
+    assert_eq!(codes(&record), vec!["bad-move-syntax"]);
 }
