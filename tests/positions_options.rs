@@ -286,7 +286,8 @@ fn search_record_links_go_and_bestmove_to_its_position() {
 #[test]
 fn position_record_has_every_field() {
     let mut gui = fake("rec-position", "");
-    let raw = "position startpos moves e2e4 e7e5";
+    let raw =
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5";
     let (_, record) = gui.position(raw);
     assert!(record["ts"].is_string(), "{record}");
     assert!(record["session"].is_string(), "{record}");
