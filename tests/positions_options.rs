@@ -324,3 +324,51 @@ fn illegal_bestmove_is_relayed_and_reported() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn sent_field_is_exactly_what_the_engine_read() {
+    let mut gui = fake("rec-sent-bytes", "");
+    let rows = [
+        R03,
+        "position fen 3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Qk - 0 15",
+        "position fen k7/8/8/3pP3/8/7n/5K2/8 w - d6 0 1",
+        "position fen 5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - moves",
+        "position fen 3r4/p2nrpkp/2B1p3/2P2pP1/3R3Q/q7/6PP/6RK w - - 0 0",
+        "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1h1",
+    ];
+    let mut expected = String::new();
+    for raw in rows {
+        let (_, record) = gui.position(raw);
+        let sent = record["sent"].as_str().expect("sent");
+        expected.push_str(&format!("{sent}\n"));
+    }
+    let engine: String = gui
+        .engine_input()
+        .split_inclusive('\n')
+        .filter(|l| l.starts_with("position"))
+        .collect();
+    assert_eq!(engine, expected);
+}
+
+#[test]
+fn illegal_ponder_is_relayed_and_reported() {
+    let mut gui = Gui::fake(
+        "illegal-ponder",
+        "",
+        &[("FAKE_ENGINE_BESTMOVE", "e2e4 ponder e2e4")],
+    );
+    gui.handshake();
+    gui.position("position startpos");
+    let mut lines = gui.go("go depth 1");
+    assert_eq!(
+        lines.last().unwrap(),
+        "bestmove e2e4 ponder e2e4",
+        "{lines:#?}"
+    );
+    lines.extend(gui.sync());
+    assert_eq!(
+        starting_with(&lines, "info string fenguard: illegal-bestmove: ").len(),
+        1,
+        "{lines:#?}"
+    );
+}

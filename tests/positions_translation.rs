@@ -131,6 +131,70 @@ fn detect_translates_the_engines_bestmove_to_the_guis_notation() {
 }
 
 #[test]
+fn detect_translates_the_engines_ponder_move_too() {
+    // After Kc1, Black may castle: the engine's d8h8 is the GUI's d8g8.
+    let mut gui = Gui::fake(
+        "tr-detect-ponder",
+        DETECT,
+        &[("FAKE_ENGINE_BESTMOVE", "d1c1 ponder d8h8")],
+    );
+    gui.handshake();
+    gui.position(D_FILE_KINGS);
+    let lines = gui.go("go depth 2");
+    assert_eq!(
+        lines.last().unwrap(),
+        "bestmove d1c1 ponder d8g8",
+        "{lines:#?}"
+    );
+}
+
+const R07: &str = "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1";
+
+#[test]
+fn detect_gui_f1g1_next_to_the_rook_is_the_ordinary_king_move() {
+    let mut gui = Gui::fake("tr-detect-kg1", DETECT, &[]);
+    gui.handshake();
+    let (_, record) = gui.position(&format!("{R07} moves f1g1"));
+    assert_eq!(
+        record["sent"], "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w H - 0 1 moves f1g1",
+        "{record}"
+    );
+    assert_eq!(record["final_fen"], "4rkr1/4p1p1/8/8/8/8/8/6KR b - - 1 1");
+    let diagnostics = record["diagnostics"].as_array().expect("diagnostics");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d["code"] == "ambiguous-castling-move" && d["severity"] == "warning"),
+        "{record}"
+    );
+}
+
+#[test]
+fn detect_gui_king_takes_rook_is_castling() {
+    let mut gui = Gui::fake("tr-detect-f1h1", DETECT, &[]);
+    gui.handshake();
+    let (_, record) = gui.position(&format!("{R07} moves f1h1"));
+    assert_eq!(
+        record["sent"], "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w H - 0 1 moves f1h1",
+        "{record}"
+    );
+    assert_eq!(record["final_fen"], "4rkr1/4p1p1/8/8/8/8/8/5RK1 b - - 1 1");
+}
+
+#[test]
+fn standard_gui_king_takes_rook_reaches_the_engine_as_e1g1() {
+    let mut gui = Gui::fake("tr-r08-bytes", "", &[]);
+    gui.handshake();
+    gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1h1");
+    assert!(
+        gui.engine_input()
+            .contains("\nposition fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1g1\n"),
+        "{}",
+        gui.engine_input()
+    );
+}
+
+#[test]
 fn gui_mode_keeps_the_engine_standard_and_drops_the_chess960_right() {
     let mut gui = Gui::fake("tr-gui-mode", "", &[]);
     gui.handshake();
