@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Gui, rejected, repaired, starting_with};
+use common::{Gui, codes, rejected, repaired, starting_with};
 use serde_json::Value;
 
 /// The syntax group of SPEC section 7 (plus `trailing-slash`, which the FEN core adds).
@@ -29,38 +29,12 @@ const SYNTAX_CODES: [&str; 18] = [
     "trailing-slash",
 ];
 
-fn stockfish(name: &str) -> Option<Gui> {
-    let mut gui = Gui::stockfish(name, "")?;
-    gui.handshake();
-    Some(gui)
-}
-
-/// Sends `raw`; checks the record's `sent` and verdict; gives the GUI lines and the record.
-fn expect_sent(gui: &mut Gui, raw: &str, verdict: &str, sent: &str) -> (Vec<String>, Value) {
-    let (lines, record) = gui.position(raw);
-    assert_eq!(record["sent"], sent, "{record}");
-    assert_eq!(record["verdict"], verdict, "{record}");
-    (lines, record)
-}
-
-/// The codes of the record's diagnostics with this severity.
-fn codes(record: &Value, severity: &str) -> Vec<String> {
-    record["diagnostics"]
-        .as_array()
-        .expect("diagnostics array")
-        .iter()
-        .filter(|d| d["severity"] == severity)
-        .map(|d| d["code"].as_str().expect("code").to_owned())
-        .collect()
-}
-
 #[test]
 fn r12_ep_square_implying_an_impossible_check_is_dropped() {
-    let Some(mut gui) = stockfish("r12") else {
+    let Some(mut gui) = Gui::stockfish_ready("r12", "") else {
         return;
     };
-    let (lines, _) = expect_sent(
-        &mut gui,
+    let (lines, _) = gui.expect_sent(
         "position fen k7/8/8/3pP3/8/7n/5K2/8 w - d6 0 1",
         "repaired",
         "position fen k7/8/8/3pP3/8/7n/5K2/8 w - - 0 1",
@@ -79,11 +53,10 @@ fn r12_ep_square_implying_an_impossible_check_is_dropped() {
 
 #[test]
 fn r13_ep_square_without_the_pushed_pawn_is_dropped() {
-    let Some(mut gui) = stockfish("r13-no-pawn") else {
+    let Some(mut gui) = Gui::stockfish_ready("r13-no-pawn", "") else {
         return;
     };
-    let (lines, _) = expect_sent(
-        &mut gui,
+    let (lines, _) = gui.expect_sent(
         "position fen rnbqkb1r/ppp3pp/3p1n2/3P4/8/2P5/PP3PPP/RNBQKB1R w KQkq e6",
         "repaired",
         "position fen rnbqkb1r/ppp3pp/3p1n2/3P4/8/2P5/PP3PPP/RNBQKB1R w KQkq - 0 1",
@@ -97,11 +70,10 @@ fn r13_ep_square_without_the_pushed_pawn_is_dropped() {
 
 #[test]
 fn r13_ep_capture_exposing_the_king_is_not_sent() {
-    let Some(mut gui) = stockfish("r13-pinned") else {
+    let Some(mut gui) = Gui::stockfish_ready("r13-pinned", "") else {
         return;
     };
-    expect_sent(
-        &mut gui,
+    gui.expect_sent(
         "position fen 8/5bk1/8/2Pp4/8/1K6/8/8 w - d6",
         "valid",
         "position fen 8/5bk1/8/2Pp4/8/1K6/8/8 w - - 0 1",
@@ -111,7 +83,7 @@ fn r13_ep_capture_exposing_the_king_is_not_sent() {
 /// Sends `raw` (R14); checks it is rejected with a syntax code whose message says what was
 /// expected, and that `go` is answered `bestmove 0000`.
 fn expect_syntax_rejection(name: &str, raw: &str) {
-    let Some(mut gui) = stockfish(name) else {
+    let Some(mut gui) = Gui::stockfish_ready(name, "") else {
         return;
     };
     let (lines, record) = gui.position(raw);
@@ -150,11 +122,10 @@ fn r14_fen_1_is_rejected_with_a_syntax_code() {
 
 #[test]
 fn r15_four_fields_and_empty_moves_get_counters_and_no_moves() {
-    let Some(mut gui) = stockfish("r15") else {
+    let Some(mut gui) = Gui::stockfish_ready("r15", "") else {
         return;
     };
-    let (_, record) = expect_sent(
-        &mut gui,
+    let (_, record) = gui.expect_sent(
         "position fen 5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - moves",
         "valid",
         "position fen 5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - 0 1",
@@ -166,11 +137,10 @@ const R16_BOARD: &str = "r1bqkbnr/pp1ppppp/2n5/2p5/2P1PP2/8/PP1P2PP/RNBQKBNR";
 
 #[test]
 fn r16_four_fields_are_padded_with_counters() {
-    let Some(mut gui) = stockfish("r16-four") else {
+    let Some(mut gui) = Gui::stockfish_ready("r16-four", "") else {
         return;
     };
-    let (_, record) = expect_sent(
-        &mut gui,
+    let (_, record) = gui.expect_sent(
         &format!("position fen {R16_BOARD} b KQkq -"),
         "valid",
         &format!("position fen {R16_BOARD} b KQkq - 0 1"),
@@ -180,7 +150,7 @@ fn r16_four_fields_are_padded_with_counters() {
 
 #[test]
 fn r16_trailing_slash_and_fullmove_zero_are_repaired_with_warnings() {
-    let Some(mut gui) = stockfish("r16-slash") else {
+    let Some(mut gui) = Gui::stockfish_ready("r16-slash", "") else {
         return;
     };
     let raw = format!("position fen {R16_BOARD}/ b KQkq - 0 0");
@@ -200,11 +170,10 @@ fn r16_trailing_slash_and_fullmove_zero_are_repaired_with_warnings() {
 
 #[test]
 fn r16_dash_counters_become_0_and_1() {
-    let Some(mut gui) = stockfish("r16-dashes") else {
+    let Some(mut gui) = Gui::stockfish_ready("r16-dashes", "") else {
         return;
     };
-    let (lines, _) = expect_sent(
-        &mut gui,
+    let (lines, _) = gui.expect_sent(
         &format!("position fen {R16_BOARD} b KQkq - - -"),
         "repaired",
         &format!("position fen {R16_BOARD} b KQkq - 0 1"),
@@ -223,7 +192,7 @@ fn r16_dash_counters_become_0_and_1() {
 
 #[test]
 fn r16_epd_operations_are_rejected_extra_field() {
-    let Some(mut gui) = stockfish("r16-epd") else {
+    let Some(mut gui) = Gui::stockfish_ready("r16-epd", "") else {
         return;
     };
     let raw = format!("position fen {R16_BOARD} b KQkq - bm Kg2; id \"x\";");
@@ -239,11 +208,10 @@ fn r16_epd_operations_are_rejected_extra_field() {
 
 #[test]
 fn r17_fullmove_zero_is_valid_with_a_warning_and_sent_as_1() {
-    let Some(mut gui) = stockfish("r17") else {
+    let Some(mut gui) = Gui::stockfish_ready("r17", "") else {
         return;
     };
-    let (_, record) = expect_sent(
-        &mut gui,
+    let (_, record) = gui.expect_sent(
         "position fen 3r4/p2nrpkp/2B1p3/2P2pP1/3R3Q/q7/6PP/6RK w - - 0 0",
         "valid",
         "position fen 3r4/p2nrpkp/2B1p3/2P2pP1/3R3Q/q7/6PP/6RK w - - 0 1",
@@ -253,11 +221,10 @@ fn r17_fullmove_zero_is_valid_with_a_warning_and_sent_as_1() {
 
 #[test]
 fn r18_halfmove_clock_100_is_kept_with_a_warning() {
-    let Some(mut gui) = stockfish("r18-100") else {
+    let Some(mut gui) = Gui::stockfish_ready("r18-100", "") else {
         return;
     };
-    let (_, record) = expect_sent(
-        &mut gui,
+    let (_, record) = gui.expect_sent(
         "position fen 4kr2/8/8/8/8/8/8/3RK3 b - - 100 1",
         "valid",
         "position fen 4kr2/8/8/8/8/8/8/3RK3 b - - 100 1",
@@ -268,11 +235,10 @@ fn r18_halfmove_clock_100_is_kept_with_a_warning() {
 
 #[test]
 fn r18_halfmove_clock_99_is_kept_without_a_warning() {
-    let Some(mut gui) = stockfish("r18-99") else {
+    let Some(mut gui) = Gui::stockfish_ready("r18-99", "") else {
         return;
     };
-    let (lines, record) = expect_sent(
-        &mut gui,
+    let (lines, record) = gui.expect_sent(
         "position fen 8/8/2p5/3b1K1k/4p3/4PpR1/5P2/8 w - - 99 113",
         "valid",
         "position fen 8/8/2p5/3b1K1k/4p3/4PpR1/5P2/8 w - - 99 113",

@@ -4,13 +4,12 @@
 
 mod common;
 
-use common::{Gui, bestmove_of, legal_uci, rejected, starting_with};
+use common::{Gui, assert_legal_bestmove, rejected, starting_with};
 use serde_json::Value;
 
 /// fenguard in front of Stockfish after `uci`/`isready`, with UCI_Chess960 set when `chess960`.
 fn stockfish(name: &str, chess960: bool) -> Option<Gui> {
-    let mut gui = Gui::stockfish(name, "")?;
-    gui.handshake();
+    let mut gui = Gui::stockfish_ready(name, "")?;
     if chess960 {
         gui.send("setoption name UCI_Chess960 value true");
     }
@@ -52,11 +51,7 @@ fn r08_engine_searches_the_castled_position() {
     };
     gui.position(R08);
     let lines = gui.go("go depth 5");
-    let best = bestmove_of(lines.last().unwrap());
-    assert!(
-        legal_uci(R08_FINAL, &[], false).contains(&best.to_owned()),
-        "bestmove {best} is not legal in {R08_FINAL}: {lines:#?}"
-    );
+    assert_legal_bestmove(&lines, R08_FINAL, &[], false);
 }
 
 #[test]
@@ -71,11 +66,7 @@ fn r09_chess960_castle_with_the_king_staying_on_g1() {
         "4k3/8/8/8/8/8/8/5RK1 b - - 1 1",
     );
     let lines = gui.go("go depth 5");
-    let best = bestmove_of(lines.last().unwrap());
-    assert!(
-        legal_uci("4k3/8/8/8/8/8/8/5RK1 b - - 1 1", &[], true).contains(&best.to_owned()),
-        "{lines:#?}"
-    );
+    assert_legal_bestmove(&lines, "4k3/8/8/8/8/8/8/5RK1 b - - 1 1", &[], true);
 }
 
 #[test]

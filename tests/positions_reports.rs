@@ -5,23 +5,11 @@
 
 mod common;
 
-use common::{Gui, STARTPOS, bestmove_of, legal_uci, pv_of, rejected, repaired, starting_with};
+use common::{
+    Gui, STARTPOS, assert_legal_bestmove, bestmove_of, codes, pv_of, rejected, repaired,
+    starting_with,
+};
 use serde_json::Value;
-
-/// fenguard (config `toml`, none when empty) in front of Stockfish, after `uci`/`isready`.
-fn stockfish(name: &str, toml: &str) -> Option<Gui> {
-    let mut gui = Gui::stockfish(name, toml)?;
-    gui.handshake();
-    Some(gui)
-}
-
-/// Sends `raw`, then checks the record says `verdict` and `sent`; gives the GUI lines.
-fn expect_sent(gui: &mut Gui, raw: &str, verdict: &str, sent: &str) -> Vec<String> {
-    let (lines, record) = gui.position(raw);
-    assert_eq!(record["sent"], sent, "{record}");
-    assert_eq!(record["verdict"], verdict, "{record}");
-    lines
-}
 
 /// Sends `raw`, then checks it was rejected with `code`: one `info string`, nothing sent.
 fn expect_rejected(gui: &mut Gui, raw: &str, code: &str) {
@@ -34,11 +22,7 @@ fn expect_rejected(gui: &mut Gui, raw: &str, code: &str) {
     assert_eq!(record["verdict"], "rejected", "{record}");
     assert_eq!(record["sent"], Value::Null, "{record}");
     assert!(
-        record["diagnostics"]
-            .as_array()
-            .expect("diagnostics array")
-            .iter()
-            .any(|d| d["code"] == code && d["severity"] == "error"),
+        codes(&record, "error").iter().any(|c| c == code),
         "{record}"
     );
 }
@@ -47,7 +31,7 @@ const R01: &str = "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1";
 
 #[test]
 fn r01_missing_king_is_rejected() {
-    let Some(mut gui) = stockfish("r01-reject", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r01-reject", "") else {
         return;
     };
     expect_rejected(&mut gui, R01, "missing-king");
@@ -55,7 +39,7 @@ fn r01_missing_king_is_rejected() {
 
 #[test]
 fn r01_go_after_rejected_position_is_answered_bestmove_0000() {
-    let Some(mut gui) = stockfish("r01-go", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r01-go", "") else {
         return;
     };
     gui.position(R01);
@@ -65,23 +49,18 @@ fn r01_go_after_rejected_position_is_answered_bestmove_0000() {
 
 #[test]
 fn r01_engine_survives_and_searches_the_next_valid_position() {
-    let Some(mut gui) = stockfish("r01-alive", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r01-alive", "") else {
         return;
     };
     gui.position(R01);
     gui.go("go depth 1");
-    expect_sent(
-        &mut gui,
+    gui.expect_sent(
         "position startpos moves e2e4",
         "valid",
         "position startpos moves e2e4",
     );
     let lines = gui.go("go depth 5");
-    let best = bestmove_of(lines.last().unwrap());
-    assert!(
-        legal_uci(STARTPOS, &["e2e4"], false).contains(&best.to_owned()),
-        "bestmove {best} is not legal after 1.e4: {lines:#?}"
-    );
+    assert_legal_bestmove(&lines, STARTPOS, &["e2e4"], false);
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 5 ")),
         "the engine searched: {lines:#?}"
@@ -90,7 +69,7 @@ fn r01_engine_survives_and_searches_the_next_valid_position() {
 
 #[test]
 fn r02_side_not_to_move_in_check_is_rejected_opposite_check() {
-    let Some(mut gui) = stockfish("r02", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r02", "") else {
         return;
     };
     expect_rejected(
@@ -103,11 +82,10 @@ fn r02_side_not_to_move_in_check_is_rejected_opposite_check() {
 
 #[test]
 fn r03_rights_of_missing_kings_and_rooks_are_dropped() {
-    let Some(mut gui) = stockfish("r03", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r03", "") else {
         return;
     };
-    let lines = expect_sent(
-        &mut gui,
+    let (lines, _) = gui.expect_sent(
         "position fen 2k5/8/3K4/1p6/p7/P7/1B6/8 b KQkq - 0 1 moves",
         "repaired",
         "position fen 2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1",
@@ -128,23 +106,20 @@ fn r03_rights_of_missing_kings_and_rooks_are_dropped() {
 
 #[test]
 fn r03_repaired_position_is_searched() {
-    let Some(mut gui) = stockfish("r03-go", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r03-go", "") else {
         return;
     };
     gui.position("position fen 2k5/8/3K4/1p6/p7/P7/1B6/8 b KQkq - 0 1 moves");
     let lines = gui.go("go depth 5");
-    let best = bestmove_of(lines.last().unwrap());
-    let legal = legal_uci("2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1", &[], false);
-    assert!(legal.contains(&best.to_owned()), "{lines:#?}");
+    assert_legal_bestmove(&lines, "2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1", &[], false);
 }
 
 #[test]
 fn r04_right_whose_rook_square_holds_a_bishop_is_dropped() {
-    let Some(mut gui) = stockfish("r04", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r04", "") else {
         return;
     };
-    let lines = expect_sent(
-        &mut gui,
+    let (lines, _) = gui.expect_sent(
         "position fen 3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Qk - 0 15",
         "repaired",
         "position fen 3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Q - 0 15",
@@ -158,11 +133,10 @@ fn r04_right_whose_rook_square_holds_a_bishop_is_dropped() {
 
 #[test]
 fn r05_right_whose_rook_square_holds_a_white_queen_is_dropped() {
-    let Some(mut gui) = stockfish("r05", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r05", "") else {
         return;
     };
-    let lines = expect_sent(
-        &mut gui,
+    let (lines, _) = gui.expect_sent(
         "position fen rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQkq - 1 10",
         "repaired",
         "position fen rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQq - 1 10",
@@ -174,23 +148,17 @@ fn r05_right_whose_rook_square_holds_a_white_queen_is_dropped() {
     );
     // The engine answers `go` (one engine never did).
     let lines = gui.go("go depth 3");
-    let best = bestmove_of(lines.last().unwrap());
-    let legal = legal_uci(
-        "rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQq - 1 10",
-        &[],
-        false,
-    );
-    assert!(legal.contains(&best.to_owned()), "{lines:#?}");
+    let fen = "rnb1kb1Q/1p1qp2p/p3p1p1/2pp4/8/8/PPPP1PPP/RNB1K1NR b KQq - 1 10";
+    assert_legal_bestmove(&lines, fen, &[], false);
 }
 
 #[test]
 fn r06_chess960_q_is_the_b1_rook_and_is_sent_in_shredder_form() {
-    let Some(mut gui) = stockfish("r06", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r06", "") else {
         return;
     };
     gui.send("setoption name UCI_Chess960 value true");
-    let lines = expect_sent(
-        &mut gui,
+    let (lines, _) = gui.expect_sent(
         "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/rR2K3 w Q - 0 1",
         "valid",
         "position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/rR2K3 w B - 0 1",
@@ -211,11 +179,10 @@ const R07: &str = "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1";
 
 #[test]
 fn r07_chess960_right_without_uci_chess960_is_dropped() {
-    let Some(mut gui) = stockfish("r07-gui", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("r07-gui", "") else {
         return;
     };
-    let lines = expect_sent(
-        &mut gui,
+    let (lines, _) = gui.expect_sent(
         R07,
         "repaired",
         "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w - - 0 1",
@@ -229,11 +196,11 @@ fn r07_chess960_right_without_uci_chess960_is_dropped() {
 
 #[test]
 fn r07_detect_switches_the_engine_to_chess960() {
-    let Some(mut gui) = stockfish("r07-detect", "[positions]\nchess960 = \"detect\"\n") else {
+    let Some(mut gui) = Gui::stockfish_ready("r07-detect", "[positions]\nchess960 = \"detect\"\n")
+    else {
         return;
     };
-    expect_sent(
-        &mut gui,
+    gui.expect_sent(
         R07,
         "valid",
         "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w H - 0 1",
@@ -243,7 +210,8 @@ fn r07_detect_switches_the_engine_to_chess960() {
 
 #[test]
 fn r07_detect_castling_mate_reaches_the_gui_as_king_takes_rook() {
-    let Some(mut gui) = stockfish("r07-mate", "[positions]\nchess960 = \"detect\"\n") else {
+    let Some(mut gui) = Gui::stockfish_ready("r07-mate", "[positions]\nchess960 = \"detect\"\n")
+    else {
         return;
     };
     gui.position(R07);

@@ -15,10 +15,9 @@ const D_FILE_KINGS: &str = "position fen 3k3r/8/8/8/8/8/8/3K3R w Kk - 0 1";
 
 #[test]
 fn chess960_gui_castle_is_sent_and_answered_king_takes_rook() {
-    let Some(mut gui) = Gui::stockfish("tr-960-gui", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("tr-960-gui", "") else {
         return;
     };
-    gui.handshake();
     gui.send("setoption name UCI_Chess960 value true");
     let (_, record) = gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     assert_eq!(
@@ -35,10 +34,9 @@ fn chess960_gui_castle_is_sent_and_answered_king_takes_rook() {
 
 #[test]
 fn chess960_gui_moves_list_keeps_king_takes_rook_and_shredder_fen() {
-    let Some(mut gui) = Gui::stockfish("tr-960-moves", "") else {
+    let Some(mut gui) = Gui::stockfish_ready("tr-960-moves", "") else {
         return;
     };
-    gui.handshake();
     gui.send("setoption name UCI_Chess960 value true");
     let (_, record) =
         gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1 e8a8");
@@ -51,10 +49,9 @@ fn chess960_gui_moves_list_keeps_king_takes_rook_and_shredder_fen() {
 
 #[test]
 fn detect_translates_the_standard_guis_castle_in_moves() {
-    let Some(mut gui) = Gui::stockfish("tr-detect-moves", DETECT) else {
+    let Some(mut gui) = Gui::stockfish_ready("tr-detect-moves", DETECT) else {
         return;
     };
-    gui.handshake();
     let raw = format!("{D_FILE_KINGS} moves d1g1");
     let (_, record) = gui.position(&raw);
     assert_eq!(
@@ -67,10 +64,9 @@ fn detect_translates_the_standard_guis_castle_in_moves() {
 
 #[test]
 fn detect_searchmoves_castle_comes_back_in_the_guis_notation() {
-    let Some(mut gui) = Gui::stockfish("tr-detect-go", DETECT) else {
+    let Some(mut gui) = Gui::stockfish_ready("tr-detect-go", DETECT) else {
         return;
     };
-    gui.handshake();
     gui.position(D_FILE_KINGS);
     let lines = gui.go("go depth 6 searchmoves d1g1");
     assert_eq!(bestmove_of(lines.last().unwrap()), "d1g1", "{lines:#?}");

@@ -293,6 +293,13 @@ impl Gui {
         Some(Gui::new(proxy, dir))
     }
 
+    /// [`Gui::stockfish`] after `uci` and `isready`.
+    pub fn stockfish_ready(name: &str, toml: &str) -> Option<Gui> {
+        let mut gui = Gui::stockfish(name, toml)?;
+        gui.handshake();
+        Some(gui)
+    }
+
     /// fenguard in front of the fake engine (recording its input in `DIR/engine-input`), with
     /// `--config` holding `toml` (none when empty) and `env` added.
     pub fn fake(name: &str, toml: &str, env: &[(&str, &str)]) -> Gui {
@@ -428,6 +435,20 @@ impl Gui {
         (lines, self.position_record(line))
     }
 
+    /// Sends `raw`; checks its record's `verdict` and `sent`; gives the GUI lines read and the
+    /// record.
+    pub fn expect_sent(
+        &mut self,
+        raw: &str,
+        verdict: &str,
+        sent: &str,
+    ) -> (Vec<String>, serde_json::Value) {
+        let (lines, record) = self.position(raw);
+        assert_eq!(record["sent"], sent, "{record}");
+        assert_eq!(record["verdict"], verdict, "{record}");
+        (lines, record)
+    }
+
     /// What the fake engine read so far (its `FAKE_ENGINE_RECORD` file), lossily as text.
     pub fn engine_input(&self) -> String {
         std::fs::read(self.dir.join("engine-input"))
@@ -532,4 +553,31 @@ pub fn pv_of(line: &str) -> Vec<&str> {
         return Vec::new();
     }
     words.collect()
+}
+
+/// Checks that the last of `lines` is a `bestmove` legal in `fen` after `moves`, written for
+/// `chess960` or standard chess; gives the move.
+pub fn assert_legal_bestmove(
+    lines: &[String],
+    fen: &str,
+    moves: &[&str],
+    chess960: bool,
+) -> String {
+    let best = bestmove_of(lines.last().expect("a bestmove line")).to_owned();
+    assert!(
+        legal_uci(fen, moves, chess960).contains(&best),
+        "bestmove {best} is not legal in {fen} after {moves:?}: {lines:#?}"
+    );
+    best
+}
+
+/// The codes of a position record's diagnostics with this severity.
+pub fn codes(record: &serde_json::Value, severity: &str) -> Vec<String> {
+    record["diagnostics"]
+        .as_array()
+        .expect("diagnostics array")
+        .iter()
+        .filter(|d| d["severity"] == severity)
+        .map(|d| d["code"].as_str().expect("code").to_owned())
+        .collect()
 }
