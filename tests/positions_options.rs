@@ -372,3 +372,14 @@ fn illegal_ponder_is_relayed_and_reported() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn rejection_after_a_valid_position_keeps_the_old_one_from_being_searched() {
+    let mut gui = fake("opt-reject-after-valid", "");
+    gui.position("position startpos moves e2e4");
+    gui.position(R01);
+    assert_eq!(gui.go("go depth 1"), ["bestmove 0000"]);
+    assert_eq!(gui.go("go depth 2"), ["bestmove 0000"]);
+    let engine = gui.engine_input();
+    assert!(!engine.contains("go"), "{engine}");
+}

@@ -190,6 +190,41 @@ fn standard_gui_king_takes_rook_reaches_the_engine_as_e1g1() {
     );
 }
 
+/// White has castled (`e1g1`); Black may castle next.
+/// White has castled (`e1g1`); Black may castle next.
+const ITALIAN_O_O: &str = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 g8f6 d2d3";
+
+#[test]
+fn detect_keeps_translating_standard_games_once_the_engine_is_in_chess960() {
+    let mut gui = Gui::fake("tr-detect-later", DETECT, &[]);
+    gui.handshake();
+    gui.position(D_FILE_KINGS);
+    let (_, record) = gui.position(ITALIAN_O_O);
+    assert_eq!(
+        record["sent"], "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1h1 g8f6 d2d3",
+        "{record}"
+    );
+}
+
+#[test]
+fn detect_standard_castle_after_the_switch_comes_back_standard_from_stockfish() {
+    let Some(mut gui) = Gui::stockfish_ready("tr-detect-later-sf", DETECT) else {
+        return;
+    };
+    gui.position(D_FILE_KINGS);
+    gui.position(ITALIAN_O_O);
+    let lines = gui.go("go depth 4 searchmoves e8g8");
+    assert_eq!(
+        lines.last().map(|l| bestmove_of(l)),
+        Some("e8g8"),
+        "{lines:#?}"
+    );
+    for line in &lines {
+        let pv = pv_of(line);
+        assert!(pv.is_empty() || pv[0] == "e8g8", "{line}");
+    }
+}
+
 #[test]
 fn gui_mode_keeps_the_engine_standard_and_drops_the_chess960_right() {
     let mut gui = Gui::fake("tr-gui-mode", "", &[]);
