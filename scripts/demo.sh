@@ -85,7 +85,7 @@ show_records() {
 start_fenguard() {
     local log_dir=$1
     shift
-    echo "== $FENGUARD --log-dir $log_dir $* -- $STOCKFISH"
+    echo "== $FENGUARD --log-dir $log_dir${*:+ $*} -- $STOCKFISH"
     coproc FG { exec "$FENGUARD" --log-dir "$log_dir" "$@" -- "$STOCKFISH"; }
     FG_IN=${FG[1]}
     FG_OUT=${FG[0]}

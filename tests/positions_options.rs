@@ -383,3 +383,32 @@ fn rejection_after_a_valid_position_keeps_the_old_one_from_being_searched() {
     let engine = gui.engine_input();
     assert!(!engine.contains("go"), "{engine}");
 }
+
+#[test]
+fn setoption_fenguard_names_compare_case_insensitively() {
+    let mut gui = fake("opt-case", "");
+    gui.send("setoption name FENGUARD onInvalid value reject");
+    let (lines, _) = gui.position(R03);
+    assert!(
+        !starting_with(&lines, &rejected("castling-without-rook")).is_empty(),
+        "{lines:#?}"
+    );
+    let engine = gui.engine_input();
+    assert!(!engine.to_lowercase().contains("fenguard"), "{engine}");
+}
+
+#[test]
+fn missing_promotion_piece_is_repaired_to_a_queen() {
+    let mut gui = fake("opt-promotion", "");
+    let (lines, record) = gui.position("position fen 8/P7/8/8/8/8/8/k6K w - - 0 1 moves a7a8");
+    assert_eq!(
+        positions_sent(&gui),
+        ["position fen 8/P7/8/8/8/8/8/k6K w - - 0 1 moves a7a8q"]
+    );
+    assert_eq!(record["verdict"], "repaired", "{record}");
+    assert_eq!(
+        starting_with(&lines, &repaired("missing-promotion")).len(),
+        1,
+        "{lines:#?}"
+    );
+}

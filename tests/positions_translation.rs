@@ -282,3 +282,17 @@ fn chess960_position_for_an_engine_without_uci_chess960_is_rejected() {
     assert!(!engine.contains("position"), "{engine}");
     assert!(!engine.contains("go"), "{engine}");
 }
+
+#[test]
+fn chess960_gui_startpos_stays_startpos_with_king_takes_rook() {
+    let mut gui = Gui::fake("tr-960-startpos", "", &[]);
+    gui.handshake();
+    gui.send("setoption name UCI_Chess960 value true");
+    let raw = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1h1";
+    let (_, record) = gui.position(raw);
+    assert_eq!(record["sent"], raw, "{record}");
+    assert_eq!(
+        record["final_fen"],
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
+    );
+}
