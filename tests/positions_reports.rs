@@ -242,3 +242,19 @@ fn r07_detect_castling_mate_reaches_the_gui_as_king_takes_rook() {
         gui.proxy.log("positions.jsonl")
     );
 }
+
+#[test]
+fn r07_detect_searchmoves_f1g1_is_the_ordinary_king_move() {
+    // Kg1 and the standard form of O-O are the same text: it is the king move (SPEC 7).
+    let Some(mut gui) = Gui::stockfish_ready("r07-kg1", "[positions]\nchess960 = \"detect\"\n")
+    else {
+        return;
+    };
+    gui.position(R07);
+    let lines = gui.go("go depth 3 searchmoves f1g1");
+    assert_eq!(
+        lines.last().map(|l| bestmove_of(l)),
+        Some("f1g1"),
+        "{lines:#?}"
+    );
+}
