@@ -1,31 +1,14 @@
 //! fenguard's own settings (SPEC sections 5 and 6): the `fenguard ...` UCI options, the
-//! `[positions]` config keys, the answers for `go` after a rejected position, the search
-//! record and `illegal-bestmove`. Driven through pipes around the fake engine, whose record
+//! `[positions]` config keys, and the answers for `go` after a rejected position. Driven through pipes around the fake engine, whose record
 //! (`FAKE_ENGINE_RECORD`) shows exactly what it read.
 
 mod common;
 
 use common::{Gui, rejected, repaired, starting_with};
-use serde_json::Value;
 
 const R01: &str = "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1";
 const R03: &str = "position fen 2k5/8/3K4/1p6/p7/P7/1B6/8 b KQkq - 0 1";
 const R03_SENT: &str = "position fen 2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1";
-
-fn fake(name: &str, toml: &str) -> Gui {
-    let mut gui = Gui::fake(name, toml, &[]);
-    gui.handshake();
-    gui
-}
-
-/// The lines the fake engine read that start with `position`.
-fn positions_sent(gui: &Gui) -> Vec<String> {
-    let lines = gui.engine_lines();
-    lines
-        .into_iter()
-        .filter(|l| l.starts_with("position"))
-        .collect()
-}
 
 #[test]
 fn uci_announces_fenguards_options_before_uciok() {
@@ -53,7 +36,7 @@ fn uci_announces_fenguards_options_before_uciok() {
 
 #[test]
 fn setoption_fenguard_is_not_forwarded() {
-    let mut gui = fake("opt-not-forwarded", "");
+    let mut gui = Gui::fake_ready("opt-not-forwarded", "");
     gui.send("setoption name fenguard OnInvalid value reject");
     gui.send("setoption name fenguard ReportToGui value false");
     gui.send("setoption name Hash value 32");
@@ -68,7 +51,7 @@ fn setoption_fenguard_is_not_forwarded() {
 
 #[test]
 fn setoption_fenguard_on_invalid_reject_rejects_a_repairable_position() {
-    let mut gui = fake("opt-reject", "");
+    let mut gui = Gui::fake_ready("opt-reject", "");
     gui.send("setoption name fenguard OnInvalid value reject");
     let (lines, record) = gui.position(R03);
     assert!(
@@ -76,25 +59,25 @@ fn setoption_fenguard_on_invalid_reject_rejects_a_repairable_position() {
         "{lines:#?}"
     );
     assert_eq!(record["verdict"], "rejected", "{record}");
-    assert!(positions_sent(&gui).is_empty(), "{:#?}", gui.engine_lines());
+    assert!(gui.positions_sent().is_empty(), "{:#?}", gui.engine_lines());
 }
 
 #[test]
 fn config_on_invalid_reject_rejects_a_repairable_position() {
-    let mut gui = fake("cfg-reject", "[positions]\non_invalid = \"reject\"\n");
+    let mut gui = Gui::fake_ready("cfg-reject", "[positions]\non_invalid = \"reject\"\n");
     let (lines, _) = gui.position(R03);
     assert!(
         !starting_with(&lines, &rejected("castling-without-rook")).is_empty(),
         "{lines:#?}"
     );
-    assert!(positions_sent(&gui).is_empty(), "{:#?}", gui.engine_lines());
+    assert!(gui.positions_sent().is_empty(), "{:#?}", gui.engine_lines());
 }
 
 #[test]
 fn config_on_invalid_forward_sends_the_guis_line_unchanged() {
-    let mut gui = fake("cfg-forward", "[positions]\non_invalid = \"forward\"\n");
+    let mut gui = Gui::fake_ready("cfg-forward", "[positions]\non_invalid = \"forward\"\n");
     let (lines, record) = gui.position(R01);
-    assert_eq!(positions_sent(&gui), [R01]);
+    assert_eq!(gui.positions_sent(), [R01]);
     assert_eq!(record["verdict"], "forwarded-invalid", "{record}");
     assert_eq!(record["sent"], R01, "{record}");
     assert!(
@@ -107,9 +90,9 @@ fn config_on_invalid_forward_sends_the_guis_line_unchanged() {
 
 #[test]
 fn default_repair_sends_the_repaired_position_and_reports_it() {
-    let mut gui = fake("opt-repair", "");
+    let mut gui = Gui::fake_ready("opt-repair", "");
     let (lines, record) = gui.position(R03);
-    assert_eq!(positions_sent(&gui), [R03_SENT]);
+    assert_eq!(gui.positions_sent(), [R03_SENT]);
     assert_eq!(record["verdict"], "repaired", "{record}");
     assert_eq!(record["fen_in"], "2k5/8/3K4/1p6/p7/P7/1B6/8 b KQkq - 0 1");
     assert_eq!(record["fen_out"], "2k5/8/3K4/1p6/p7/P7/1B6/8 b - - 0 1");
@@ -121,7 +104,7 @@ fn default_repair_sends_the_repaired_position_and_reports_it() {
 
 #[test]
 fn rejected_position_is_not_forwarded_nor_its_go() {
-    let mut gui = fake("opt-reject-go", "");
+    let mut gui = Gui::fake_ready("opt-reject-go", "");
     gui.position(R01);
     assert_eq!(gui.go("go depth 1"), ["bestmove 0000"]);
     let engine = gui.engine_input();
@@ -131,7 +114,7 @@ fn rejected_position_is_not_forwarded_nor_its_go() {
 
 #[test]
 fn go_infinite_after_rejection_is_answered_at_stop() {
-    let mut gui = fake("opt-reject-infinite", "");
+    let mut gui = Gui::fake_ready("opt-reject-infinite", "");
     gui.position(R01);
     gui.send("go infinite");
     let waiting = gui.sync();
@@ -142,7 +125,7 @@ fn go_infinite_after_rejection_is_answered_at_stop() {
 
 #[test]
 fn go_ponder_after_rejection_is_answered_at_ponderhit() {
-    let mut gui = fake("opt-reject-ponder", "");
+    let mut gui = Gui::fake_ready("opt-reject-ponder", "");
     gui.position(R01);
     gui.send("go ponder wtime 1000 btime 1000");
     let waiting = gui.sync();
@@ -153,7 +136,7 @@ fn go_ponder_after_rejection_is_answered_at_ponderhit() {
 
 #[test]
 fn valid_position_after_rejection_reaches_the_engine_again() {
-    let mut gui = fake("opt-reject-recover", "");
+    let mut gui = Gui::fake_ready("opt-reject-recover", "");
     gui.position(R01);
     gui.go("go depth 1");
     gui.position("position startpos");
@@ -168,7 +151,7 @@ fn valid_position_after_rejection_reaches_the_engine_again() {
 
 #[test]
 fn report_to_gui_false_keeps_diagnostics_from_the_gui() {
-    let mut gui = fake("cfg-quiet", "[positions]\nreport_to_gui = false\n");
+    let mut gui = Gui::fake_ready("cfg-quiet", "[positions]\nreport_to_gui = false\n");
     let (lines, record) = gui.position(R03);
     assert_eq!(lines, ["readyok"]);
     assert_eq!(record["sent"], R03_SENT, "{record}");
@@ -176,7 +159,7 @@ fn report_to_gui_false_keeps_diagnostics_from_the_gui() {
 
 #[test]
 fn setoption_fenguard_report_to_gui_false_keeps_diagnostics_from_the_gui() {
-    let mut gui = fake("opt-quiet", "");
+    let mut gui = Gui::fake_ready("opt-quiet", "");
     gui.send("setoption name fenguard ReportToGui value false");
     let (lines, _) = gui.position(R03);
     assert_eq!(lines, ["readyok"]);
@@ -184,21 +167,21 @@ fn setoption_fenguard_report_to_gui_false_keeps_diagnostics_from_the_gui() {
 
 #[test]
 fn config_castling_shredder_writes_rook_files() {
-    let mut gui = fake("cfg-shredder", "[positions]\ncastling = \"shredder\"\n");
+    let mut gui = Gui::fake_ready("cfg-shredder", "[positions]\ncastling = \"shredder\"\n");
     gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     assert_eq!(
-        positions_sent(&gui),
+        gui.positions_sent(),
         ["position fen r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"]
     );
 }
 
 #[test]
 fn config_castling_xfen_writes_kqkq_in_chess960_mode() {
-    let mut gui = fake("cfg-xfen", "[positions]\ncastling = \"xfen\"\n");
+    let mut gui = Gui::fake_ready("cfg-xfen", "[positions]\ncastling = \"xfen\"\n");
     gui.send("setoption name UCI_Chess960 value true");
     gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
     assert_eq!(
-        positions_sent(&gui),
+        gui.positions_sent(),
         ["position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]
     );
 }
@@ -208,174 +191,40 @@ const PINNED_EP: &str = "position fen 8/5bk1/8/2Pp4/8/1K6/8/8 w - d6 0 1";
 
 #[test]
 fn en_passant_legal_drops_a_square_with_no_legal_capture() {
-    let mut gui = fake("cfg-ep-legal", "");
+    let mut gui = Gui::fake_ready("cfg-ep-legal", "");
     gui.position(PINNED_EP);
     assert_eq!(
-        positions_sent(&gui),
+        gui.positions_sent(),
         ["position fen 8/5bk1/8/2Pp4/8/1K6/8/8 w - - 0 1"]
     );
 }
 
 #[test]
 fn en_passant_xfen_keeps_a_square_next_to_an_enemy_pawn() {
-    let mut gui = fake("cfg-ep-xfen", "[positions]\nen_passant = \"xfen\"\n");
+    let mut gui = Gui::fake_ready("cfg-ep-xfen", "[positions]\nen_passant = \"xfen\"\n");
     gui.position(PINNED_EP);
-    assert_eq!(positions_sent(&gui), [PINNED_EP]);
+    assert_eq!(gui.positions_sent(), [PINNED_EP]);
 }
 
 #[test]
 fn en_passant_fen_keeps_every_valid_square() {
-    let mut gui = fake("cfg-ep-fen", "[positions]\nen_passant = \"fen\"\n");
+    let mut gui = Gui::fake_ready("cfg-ep-fen", "[positions]\nen_passant = \"fen\"\n");
     let raw = "position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
     gui.position(raw);
-    assert_eq!(positions_sent(&gui), [raw]);
+    assert_eq!(gui.positions_sent(), [raw]);
 }
 
 #[test]
 fn check_moves_false_forwards_moves_unchecked() {
-    let mut gui = fake("cfg-no-check-moves", "[positions]\ncheck_moves = false\n");
+    let mut gui = Gui::fake_ready("cfg-no-check-moves", "[positions]\ncheck_moves = false\n");
     let (_, record) = gui.position("position startpos moves e2e5");
-    assert_eq!(positions_sent(&gui), ["position startpos moves e2e5"]);
+    assert_eq!(gui.positions_sent(), ["position startpos moves e2e5"]);
     assert_eq!(record["sent"], "position startpos moves e2e5", "{record}");
 }
 
 #[test]
-fn setoption_fenguard_log_positions_false_stops_position_records() {
-    let mut gui = fake("opt-no-log", "");
-    gui.position("position startpos moves e2e4");
-    gui.send("setoption name fenguard LogPositions value false");
-    gui.send("position startpos moves d2d4");
-    gui.sync();
-    assert_eq!(
-        positions_sent(&gui),
-        [
-            "position startpos moves e2e4",
-            "position startpos moves d2d4"
-        ]
-    );
-    // The first position is logged; give the writer time, then the second must be missing.
-    gui.position_record("position startpos moves e2e4");
-    gui.go("go depth 1");
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let records = gui.records();
-    assert!(
-        !records
-            .iter()
-            .any(|r| r["raw"] == "position startpos moves d2d4"),
-        "{records:#?}"
-    );
-}
-
-#[test]
-fn search_record_links_go_and_bestmove_to_its_position() {
-    let mut gui = fake("rec-search", "");
-    let (_, position) = gui.position("position startpos moves e2e4 e7e5");
-    gui.go("go depth 1");
-    let search = gui.wait_record(|r| r["kind"] == "search");
-    assert_eq!(search["position_seq"], position["seq"], "{search}");
-    assert_eq!(search["go"], "go depth 1", "{search}");
-    assert_eq!(search["bestmove"], "e2e4", "{search}");
-    assert_eq!(search["ponder"], Value::Null, "{search}");
-    assert!(search["elapsed_ms"].is_u64(), "{search}");
-    assert!(
-        search["seq"].as_u64() > position["seq"].as_u64(),
-        "{search}"
-    );
-}
-
-#[test]
-fn position_record_has_every_field() {
-    let mut gui = fake("rec-position", "");
-    let raw =
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5";
-    let (_, record) = gui.position(raw);
-    assert!(record["ts"].is_string(), "{record}");
-    assert!(record["session"].is_string(), "{record}");
-    assert!(record["seq"].is_u64(), "{record}");
-    assert_eq!(record["raw"], raw);
-    assert_eq!(record["verdict"], "valid");
-    assert_eq!(record["diagnostics"], serde_json::json!([]));
-    assert_eq!(
-        record["fen_in"],
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-    );
-    assert_eq!(record["moves_in"], serde_json::json!(["e2e4", "e7e5"]));
-    assert_eq!(record["moves_out"], serde_json::json!(["e2e4", "e7e5"]));
-    assert_eq!(record["chess960"], false);
-    assert_eq!(
-        record["final_fen"],
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
-    );
-    assert_eq!(record["sent"], raw);
-}
-
-#[test]
-fn illegal_bestmove_is_relayed_and_reported() {
-    let mut gui = Gui::fake("illegal-bestmove", "", &[("FAKE_ENGINE_BESTMOVE", "e2e5")]);
-    gui.handshake();
-    gui.position("position startpos");
-    let mut lines = gui.go("go depth 1");
-    assert_eq!(lines.last().unwrap(), "bestmove e2e5", "{lines:#?}");
-    // The report may come just before or just after the relayed bestmove.
-    lines.extend(gui.sync());
-    assert_eq!(
-        starting_with(&lines, "info string fenguard: illegal-bestmove: ").len(),
-        1,
-        "{lines:#?}"
-    );
-}
-
-#[test]
-fn sent_field_is_exactly_what_the_engine_read() {
-    let mut gui = fake("rec-sent-bytes", "");
-    let rows = [
-        R03,
-        "position fen 3qk1nb/1p3p2/p1r1p1p1/3p4/3P4/2N1BP2/PPPQ1P2/R3K3 w Qk - 0 15",
-        "position fen k7/8/8/3pP3/8/7n/5K2/8 w - d6 0 1",
-        "position fen 5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - moves",
-        "position fen 3r4/p2nrpkp/2B1p3/2P2pP1/3R3Q/q7/6PP/6RK w - - 0 0",
-        "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1h1",
-    ];
-    let mut expected = String::new();
-    for raw in rows {
-        let (_, record) = gui.position(raw);
-        let sent = record["sent"].as_str().expect("sent");
-        expected.push_str(&format!("{sent}\n"));
-    }
-    let engine: String = gui
-        .engine_input()
-        .split_inclusive('\n')
-        .filter(|l| l.starts_with("position"))
-        .collect();
-    assert_eq!(engine, expected);
-}
-
-#[test]
-fn illegal_ponder_is_relayed_and_reported() {
-    let mut gui = Gui::fake(
-        "illegal-ponder",
-        "",
-        &[("FAKE_ENGINE_BESTMOVE", "e2e4 ponder e2e4")],
-    );
-    gui.handshake();
-    gui.position("position startpos");
-    let mut lines = gui.go("go depth 1");
-    assert_eq!(
-        lines.last().unwrap(),
-        "bestmove e2e4 ponder e2e4",
-        "{lines:#?}"
-    );
-    lines.extend(gui.sync());
-    assert_eq!(
-        starting_with(&lines, "info string fenguard: illegal-bestmove: ").len(),
-        1,
-        "{lines:#?}"
-    );
-}
-
-#[test]
 fn rejection_after_a_valid_position_keeps_the_old_one_from_being_searched() {
-    let mut gui = fake("opt-reject-after-valid", "");
+    let mut gui = Gui::fake_ready("opt-reject-after-valid", "");
     gui.position("position startpos moves e2e4");
     gui.position(R01);
     assert_eq!(gui.go("go depth 1"), ["bestmove 0000"]);
@@ -386,7 +235,7 @@ fn rejection_after_a_valid_position_keeps_the_old_one_from_being_searched() {
 
 #[test]
 fn setoption_fenguard_names_compare_case_insensitively() {
-    let mut gui = fake("opt-case", "");
+    let mut gui = Gui::fake_ready("opt-case", "");
     gui.send("setoption name FENGUARD onInvalid value reject");
     let (lines, _) = gui.position(R03);
     assert!(
@@ -399,10 +248,10 @@ fn setoption_fenguard_names_compare_case_insensitively() {
 
 #[test]
 fn missing_promotion_piece_is_repaired_to_a_queen() {
-    let mut gui = fake("opt-promotion", "");
+    let mut gui = Gui::fake_ready("opt-promotion", "");
     let (lines, record) = gui.position("position fen 8/P7/8/8/8/8/8/k6K w - - 0 1 moves a7a8");
     assert_eq!(
-        positions_sent(&gui),
+        gui.positions_sent(),
         ["position fen 8/P7/8/8/8/8/8/k6K w - - 0 1 moves a7a8q"]
     );
     assert_eq!(record["verdict"], "repaired", "{record}");

@@ -84,8 +84,7 @@ fn detect_searchmoves_castle_comes_back_in_the_guis_notation() {
 
 #[test]
 fn detect_sends_uci_chess960_before_the_position_that_needs_it() {
-    let mut gui = Gui::fake("tr-detect-fake", DETECT, &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-detect-fake", DETECT);
     gui.position(D_FILE_KINGS);
     let engine = gui.engine_lines();
     let enable = engine
@@ -102,8 +101,7 @@ fn detect_sends_uci_chess960_before_the_position_that_needs_it() {
 
 #[test]
 fn detect_translates_searchmoves_to_king_takes_rook_for_the_engine() {
-    let mut gui = Gui::fake("tr-detect-searchmoves", DETECT, &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-detect-searchmoves", DETECT);
     gui.position(D_FILE_KINGS);
     gui.go("go depth 2 searchmoves d1g1 d1c1");
     let engine = gui.engine_lines();
@@ -148,8 +146,7 @@ const R07: &str = "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1";
 
 #[test]
 fn detect_gui_f1g1_next_to_the_rook_is_the_ordinary_king_move() {
-    let mut gui = Gui::fake("tr-detect-kg1", DETECT, &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-detect-kg1", DETECT);
     let (_, record) = gui.position(&format!("{R07} moves f1g1"));
     assert_eq!(
         record["sent"], "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w H - 0 1 moves f1g1",
@@ -167,8 +164,7 @@ fn detect_gui_f1g1_next_to_the_rook_is_the_ordinary_king_move() {
 
 #[test]
 fn detect_gui_king_takes_rook_is_castling() {
-    let mut gui = Gui::fake("tr-detect-f1h1", DETECT, &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-detect-f1h1", DETECT);
     let (_, record) = gui.position(&format!("{R07} moves f1h1"));
     assert_eq!(
         record["sent"], "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w H - 0 1 moves f1h1",
@@ -179,8 +175,7 @@ fn detect_gui_king_takes_rook_is_castling() {
 
 #[test]
 fn standard_gui_king_takes_rook_reaches_the_engine_as_e1g1() {
-    let mut gui = Gui::fake("tr-r08-bytes", "", &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-r08-bytes", "");
     gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1h1");
     assert!(
         gui.engine_input()
@@ -196,8 +191,7 @@ const ITALIAN_O_O: &str = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 f8c5
 
 #[test]
 fn detect_keeps_translating_standard_games_once_the_engine_is_in_chess960() {
-    let mut gui = Gui::fake("tr-detect-later", DETECT, &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-detect-later", DETECT);
     gui.position(D_FILE_KINGS);
     let (_, record) = gui.position(ITALIAN_O_O);
     assert_eq!(
@@ -227,8 +221,7 @@ fn detect_standard_castle_after_the_switch_comes_back_standard_from_stockfish() 
 
 #[test]
 fn gui_mode_keeps_the_engine_standard_and_drops_the_chess960_right() {
-    let mut gui = Gui::fake("tr-gui-mode", "", &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-gui-mode", "");
     let (lines, record) = gui.position(D_FILE_KINGS);
     assert_eq!(
         record["sent"],
@@ -249,8 +242,7 @@ fn gui_mode_keeps_the_engine_standard_and_drops_the_chess960_right() {
 
 #[test]
 fn uci_chess960_option_name_and_value_compare_case_insensitively() {
-    let mut gui = Gui::fake("tr-case", "", &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-case", "");
     gui.send("setoption name uci_chess960 value TRUE");
     let (_, record) = gui.position("position fen 4k3/8/8/8/8/8/8/4KR2 w K - 0 1 moves e1f1");
     assert_eq!(
@@ -285,8 +277,7 @@ fn chess960_position_for_an_engine_without_uci_chess960_is_rejected() {
 
 #[test]
 fn chess960_gui_startpos_stays_startpos_with_king_takes_rook() {
-    let mut gui = Gui::fake("tr-960-startpos", "", &[]);
-    gui.handshake();
+    let mut gui = Gui::fake_ready("tr-960-startpos", "");
     gui.send("setoption name UCI_Chess960 value true");
     let raw = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1h1";
     let (_, record) = gui.position(raw);

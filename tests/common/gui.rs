@@ -84,6 +84,13 @@ impl Gui {
         Gui::fake_command(dir, args, env)
     }
 
+    /// [`Gui::fake`] without config or environment, after `uci` and `isready`.
+    pub fn fake_ready(name: &str, toml: &str) -> Gui {
+        let mut gui = Gui::fake(name, toml, &[]);
+        gui.handshake();
+        gui
+    }
+
     /// fenguard in front of the fake engine seen through a filter that removes its
     /// `option name UCI_Chess960` line: an engine that does not offer Chess960.
     #[cfg(unix)]
@@ -229,6 +236,15 @@ impl Gui {
         std::fs::read(self.dir.join("engine-input"))
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default()
+    }
+
+    /// The lines the fake engine read that start with `position`.
+    pub fn positions_sent(&self) -> Vec<String> {
+        let lines = self.engine_lines();
+        lines
+            .into_iter()
+            .filter(|l| l.starts_with("position"))
+            .collect()
     }
 
     /// The lines the fake engine read so far.
