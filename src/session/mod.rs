@@ -17,7 +17,7 @@
 //! Every GUI line goes through [`Session::on_gui_line_at`]'s `match` on its first token and
 //! every engine line through [`Session::on_engine_line_at`]'s. Intercepted (SPEC sections 6-8):
 //! GUI `position` ([`position`]: checked, forwarded canonical, repaired or rejected), `go`,
-//! `stop`, `ponderhit` ([`search`]), `setoption` (fenguard's own options in [`options`],
+//! `stop`, `ponderhit` (`search.rs`), `setoption` (fenguard's own options in [`options`],
 //! `UCI_Chess960` in [`chess960`]), `uci`; engine `option` (is `UCI_Chess960` offered?),
 //! `uciok` (fenguard's options announced just before it), `bestmove` (checked, castling
 //! rewritten) and `info` (castling rewritten only while the two notations differ; otherwise
