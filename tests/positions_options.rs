@@ -261,3 +261,39 @@ fn missing_promotion_piece_is_repaired_to_a_queen() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn config_on_invalid_forward_does_not_repair() {
+    let mut gui = Gui::fake_ready(
+        "cfg-forward-repairable",
+        "[positions]\non_invalid = \"forward\"\n",
+    );
+    let (_, record) = gui.position(R03);
+    assert_eq!(gui.positions_sent(), [R03]);
+    assert_eq!(record["verdict"], "forwarded-invalid", "{record}");
+}
+
+#[test]
+fn go_after_a_forwarded_invalid_position_reaches_the_engine() {
+    let mut gui = Gui::fake_ready("cfg-forward-go", "[positions]\non_invalid = \"forward\"\n");
+    gui.position(R01);
+    assert_eq!(gui.go("go depth 1"), ["bestmove e2e4"]);
+    assert!(gui.engine_lines().contains(&"go depth 1".to_owned()));
+}
+
+#[test]
+fn uci_chess960_false_again_restores_standard_rules() {
+    let mut gui = Gui::fake_ready("opt-960-off", "");
+    gui.send("setoption name UCI_Chess960 value true");
+    gui.send("setoption name UCI_Chess960 value false");
+    let (lines, _) = gui.position("position fen 4k3/8/8/8/8/8/8/4KR2 w K - 0 1");
+    assert_eq!(
+        gui.positions_sent(),
+        ["position fen 4k3/8/8/8/8/8/8/4KR2 w - - 0 1"]
+    );
+    assert_eq!(
+        starting_with(&lines, &repaired("castling-needs-chess960")).len(),
+        1,
+        "{lines:#?}"
+    );
+}
