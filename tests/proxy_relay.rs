@@ -129,7 +129,7 @@ fn last_line_without_terminator_is_relayed_at_end_of_input() {
 }
 
 #[test]
-fn uci_handshake_passes_through_exactly() {
+fn uci_handshake_passes_through_with_fenguard_options_before_uciok() {
     let dir = test_dir("handshake");
     let mut proxy = Proxy::fake(&dir, &[]);
     proxy.send(b"uci\n");
@@ -138,7 +138,14 @@ fn uci_handshake_passes_through_exactly() {
         out,
         b"id name FakeEngine\nid author fenguard tests\n\
           option name Hash type spin default 16 min 1 max 1024\n\
-          option name UCI_Chess960 type check default false\nuciok\n"
+          option name UCI_Chess960 type check default false\n\
+          option name fenguard OnInvalid type combo default repair var repair var reject var forward\n\
+          option name fenguard Castling type combo default auto var auto var xfen var shredder\n\
+          option name fenguard EnPassant type combo default legal var legal var xfen var fen\n\
+          option name fenguard Chess960 type combo default gui var gui var detect\n\
+          option name fenguard CheckMoves type check default true\n\
+          option name fenguard ReportToGui type check default true\n\
+          option name fenguard LogPositions type check default true\nuciok\n"
     );
 }
 

@@ -24,7 +24,7 @@ use std::time::Duration;
 use crate::cli::ProxyArgs;
 use crate::config::{Config, default_log_dir};
 use crate::logging::{LogSettings, init, session_id};
-use crate::session::Session;
+use crate::session::{Session, Settings};
 
 /// Exit status for a usage, configuration or engine start error.
 pub const EXIT_USAGE: u8 = 2;
@@ -81,7 +81,11 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     let status = runtime.block_on(async {
         let engine =
             engine::spawn(&program, &engine_args, &config.engine).map_err(|e| e.to_string())?;
-        let mut session = Session::new(transcript);
+        let settings = Settings {
+            positions: config.positions.clone(),
+            log_positions: config.log.positions,
+        };
+        let mut session = Session::with_settings(transcript, settings);
         let start = session.on_engine_start(
             program.display().to_string(),
             engine_args

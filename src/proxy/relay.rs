@@ -7,7 +7,7 @@
 //! of `info` lines costs few system calls.
 
 use std::pin::Pin;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::{FutureExt as _, StreamExt as _};
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
@@ -85,9 +85,10 @@ pub async fn run(
         tokio::select! {
             input = gui_in.next(), if gui_open && !shell.engine_in.is_backlogged() => {
                 let mut next = input;
+                let now = Instant::now();
                 for handled in 1.. {
                     let actions = match next {
-                        GuiInput::Frame(Frame::Line(line)) => session.on_gui_line(line),
+                        GuiInput::Frame(Frame::Line(line)) => session.on_gui_line_at(line, now),
                         GuiInput::Frame(Frame::Overlong { chunk, first }) => session.on_gui_overlong(chunk, first),
                         GuiInput::Eof => {
                             gui_open = false;
@@ -110,9 +111,10 @@ pub async fn run(
             }
             frame = engine_out.next(), if out_open && !shell.gui.is_backlogged() => {
                 let mut next = frame;
+                let now = Instant::now();
                 for handled in 1.. {
                     match next {
-                        Some(Ok(Frame::Line(line))) => shell.apply(session.on_engine_line(line)),
+                        Some(Ok(Frame::Line(line))) => shell.apply(session.on_engine_line_at(line, now)),
                         Some(Ok(Frame::Overlong { chunk, first })) => shell.apply(session.on_engine_overlong(chunk, first)),
                         Some(Err(_)) | None => {
                             out_open = false;

@@ -14,19 +14,36 @@
 //! bytes read, terminator included (`\n`, `\r\n`, or none for a last line without one), so a
 //! line that is passed through is relayed byte for byte.
 //!
-//! Every GUI line goes through [`Session::on_gui_line`]'s `match` on its first token and every
-//! engine line through [`Session::on_engine_line`]'s: the `position` interception, the
-//! `uci`/`option`/`setoption` tracking and the `bestmove` rewriting of SPEC section 6 belong in
-//! those arms. For now each arm passes the line through unchanged.
+//! Every GUI line goes through [`Session::on_gui_line_at`]'s `match` on its first token and
+//! every engine line through [`Session::on_engine_line_at`]'s. Intercepted (SPEC sections 6-8):
+//! GUI `position` ([`position`]: checked, forwarded canonical, repaired or rejected), `go`,
+//! `stop`, `ponderhit` (`search.rs`), `setoption` (fenguard's own options in [`options`],
+//! `UCI_Chess960` in [`chess960`]), `uci`; engine `option` (is `UCI_Chess960` offered?),
+//! `uciok` (fenguard's options announced just before it), `bestmove` (checked, castling
+//! rewritten) and `info` (castling rewritten only while the two notations differ; otherwise
+//! relayed untouched after reading its first token). Every other line is relayed byte for byte.
+//! The session never reads the clock: the shell passes the time a line was read.
+
+use std::time::Instant;
 
 use bytes::Bytes;
+use shakmaty::Chess;
 use tracing::Level;
 
+pub mod chess960;
+mod intercept;
+pub mod options;
+pub mod position;
 mod record;
+mod search;
 #[cfg(test)]
 mod tests;
 
-pub use record::{Event, ExitReason, Record};
+pub use chess960::Chess960State;
+pub use options::Settings;
+pub use record::{
+    DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
+};
 
 /// Which way a transcript line went (SPEC section 8's tags).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,16 +111,51 @@ pub struct Session {
     transcript: bool,
     seq: u64,
     quitting: bool,
+    settings: Settings,
+    c960: Chess960State,
+    /// The position after the last `position` sent, when fenguard knows it.
+    current: Option<Chess>,
+    /// `seq` of the last `position` record.
+    position_seq: Option<u64>,
+    /// The last `position` was rejected: `go` is answered `bestmove 0000`.
+    rejected: bool,
+    /// The search the engine is running.
+    search: Option<search::Search>,
+    /// A `go infinite` / `go ponder` after a rejection, answered at `stop` / `ponderhit`.
+    held: Option<search::Search>,
 }
 
 impl Session {
-    /// A new session; `transcript` turns on [`Action::Transcript`] output.
+    /// A new session with the default settings; `transcript` turns on [`Action::Transcript`]
+    /// output.
     pub fn new(transcript: bool) -> Session {
+        Session::with_settings(transcript, Settings::default())
+    }
+
+    /// A new session with `settings` (`[positions]` and `log.positions` of the configuration).
+    pub fn with_settings(transcript: bool, settings: Settings) -> Session {
         Session {
             transcript,
             seq: 0,
             quitting: false,
+            settings,
+            c960: Chess960State::default(),
+            current: None,
+            position_seq: None,
+            rejected: false,
+            search: None,
+            held: None,
         }
+    }
+
+    /// The current settings (changed by `setoption name fenguard ...`).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The current Chess960 state.
+    pub fn chess960(&self) -> Chess960State {
+        self.c960
     }
 
     /// The engine process was started as `command args` with process id `pid`.
@@ -127,8 +179,18 @@ impl Session {
         ]
     }
 
-    /// A line from the GUI, terminator included.
+    /// A line from the GUI, terminator included, without a timestamp (`search` records then
+    /// have `elapsed_ms: null`).
     pub fn on_gui_line(&mut self, line: Bytes) -> Vec<Action> {
+        self.gui_line(line, None)
+    }
+
+    /// A line from the GUI, terminator included, read at `now`.
+    pub fn on_gui_line_at(&mut self, line: Bytes, now: Instant) -> Vec<Action> {
+        self.gui_line(line, Some(now))
+    }
+
+    fn gui_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         self.transcribe(&mut out, Direction::FromGui, &line);
         match first_token(&line) {
@@ -139,9 +201,14 @@ impl Session {
                     out.push(Action::StartQuitGrace);
                 }
             }
-            // SPEC section 6: the `position` interception goes here (parse, validate, forward
-            // the canonical command or reject). Until then: passed through unchanged.
-            b"position" => self.forward_to_engine(&mut out, line),
+            b"position" => self.on_position(&mut out, line),
+            b"go" => self.on_go(&mut out, line, now),
+            b"stop" | b"ponderhit" => self.on_stop(&mut out, line, now),
+            b"setoption" => self.on_setoption(&mut out, line),
+            b"uci" => {
+                self.c960.on_uci();
+                self.forward_to_engine(&mut out, line);
+            }
             _ => self.forward_to_engine(&mut out, line),
         }
         out
@@ -169,14 +236,32 @@ impl Session {
         out
     }
 
-    /// A line from the engine, terminator included.
+    /// A line from the engine, terminator included, without a timestamp.
     pub fn on_engine_line(&mut self, line: Bytes) -> Vec<Action> {
+        self.engine_line(line, None)
+    }
+
+    /// A line from the engine, terminator included, read at `now`.
+    pub fn on_engine_line_at(&mut self, line: Bytes, now: Instant) -> Vec<Action> {
+        self.engine_line(line, Some(now))
+    }
+
+    fn engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         self.transcribe(&mut out, Direction::FromEngine, &line);
         match first_token(&line) {
-            // SPEC section 6: `option` recording, fenguard's own options before `uciok`, and
-            // castling rewriting in `bestmove` / `info` go here. Until then: passed through.
-            b"bestmove" | b"info" | b"option" | b"uciok" => self.forward_to_gui(&mut out, line),
+            b"info" if self.c960.notations_differ() => self.on_info(&mut out, line),
+            b"bestmove" => self.on_bestmove(&mut out, line, now),
+            b"option" => {
+                self.c960.on_engine_option(&line);
+                self.forward_to_gui(&mut out, line);
+            }
+            b"uciok" => {
+                for option in self.settings.announce() {
+                    self.forward_to_gui(&mut out, Bytes::from(option));
+                }
+                self.forward_to_gui(&mut out, line);
+            }
             _ => self.forward_to_gui(&mut out, line),
         }
         out

@@ -12,7 +12,7 @@ pub struct Record {
     pub event: Event,
 }
 
-/// The kinds of records written so far (`position` and `search` come with the interception).
+/// The kinds of records (SPEC section 8).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Event {
@@ -35,6 +35,119 @@ pub enum Event {
         /// `unexpected` (on its own).
         reason: ExitReason,
     },
+    /// A GUI `position` command and what fenguard did with it.
+    Position(Box<PositionRecord>),
+    /// A search, closed by `bestmove` (the engine's or fenguard's own `bestmove 0000`).
+    Search(SearchRecord),
+    /// fenguard switched the engine to Chess960 (`positions.chess960 = "detect"`).
+    Chess960Enabled {
+        /// The line sent to the engine: `setoption name UCI_Chess960 value true`.
+        sent: String,
+        /// The start position that needs Chess960 (X-FEN castling).
+        fen: String,
+    },
+}
+
+/// What became of a `position` command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// No error: the canonical command was sent.
+    Valid,
+    /// Every error had a safe repair: the repaired command was sent.
+    Repaired,
+    /// Nothing was sent; `go` is answered `bestmove 0000` until a valid `position`.
+    Rejected,
+    /// `on_invalid = "forward"`: the GUI's line was sent unchanged despite errors.
+    ForwardedInvalid,
+}
+
+/// A diagnostic in a record: the shape of `fenguard check --format json` (SPEC section 4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiagnosticRecord {
+    /// Stable kebab-case code (`missing-king`, `illegal-move`, `bad-position-command`, ...).
+    pub code: &'static str,
+    /// `error`, `warning` or `note`.
+    pub severity: &'static str,
+    /// Human message.
+    pub message: String,
+    /// Half-open byte range into `raw` (the GUI's line), or null.
+    pub span: Option<[usize; 2]>,
+    /// What the repair does, when there is one.
+    pub fix: Option<String>,
+}
+
+impl DiagnosticRecord {
+    /// Whether it makes the position invalid.
+    pub fn is_error(&self) -> bool {
+        self.severity == "error"
+    }
+}
+
+/// A list of UCI moves kept as one space-separated string (one allocation for the whole
+/// list, cheap on the relay's hot path); serialized as a JSON array of strings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Moves(pub String);
+
+impl Moves {
+    /// The moves, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.split(' ').filter(|m| !m.is_empty())
+    }
+
+    /// The moves as a vector (for tests and callers that want one).
+    pub fn to_vec(&self) -> Vec<&str> {
+        self.iter().collect()
+    }
+}
+
+impl Serialize for Moves {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+/// The fields of a `kind: "position"` record (SPEC section 8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PositionRecord {
+    /// The GUI's line without its terminator, lossy UTF-8.
+    pub raw: String,
+    /// `valid`, `repaired`, `rejected` or `forwarded-invalid`.
+    pub verdict: Verdict,
+    /// FEN, move and session diagnostics, spans into `raw`.
+    pub diagnostics: Vec<DiagnosticRecord>,
+    /// The FEN text as given, `startpos`, or null when the command has neither.
+    pub fen_in: Option<String>,
+    /// The FEN sent to the engine (`startpos` when `position startpos` was sent), or null.
+    pub fen_out: Option<String>,
+    /// The moves as given.
+    pub moves_in: Moves,
+    /// The moves sent (engine notation); as given when the GUI's line was forwarded.
+    pub moves_out: Moves,
+    /// Whether the engine is in Chess960 mode for this position.
+    pub chess960: bool,
+    /// The position after the moves (X-FEN castling, legal ep: python-chess `board.fen()`),
+    /// null unless the verdict is `valid` or `repaired`.
+    pub final_fen: Option<String>,
+    /// The line sent to the engine without its terminator, or null.
+    pub sent: Option<String>,
+}
+
+/// The fields of a `kind: "search"` record (SPEC section 8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SearchRecord {
+    /// `seq` of the `position` record the search started from (null before any).
+    pub position_seq: Option<u64>,
+    /// The `go` line as sent to the engine (as received when fenguard answered it itself).
+    pub go: String,
+    /// The best move as relayed to the GUI (`0000` when fenguard answered).
+    pub bestmove: Option<String>,
+    /// The ponder move as relayed, or null.
+    pub ponder: Option<String>,
+    /// Milliseconds from `go` to `bestmove`, null when the shell gave no timestamps.
+    pub elapsed_ms: Option<u64>,
+    /// `illegal-bestmove` diagnostics (spans into the `bestmove` line).
+    pub diagnostics: Vec<DiagnosticRecord>,
 }
 
 /// Why the engine ended, as seen by the session.

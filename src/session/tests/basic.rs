@@ -1,6 +1,6 @@
-//! Session behaviour, by plain calls.
+//! Session basics: relaying, quitting, engine exit, records, transcript.
 
-use super::*;
+use super::super::*;
 
 fn b(s: &'static [u8]) -> Bytes {
     Bytes::from_static(s)
@@ -10,13 +10,6 @@ fn b(s: &'static [u8]) -> Bytes {
 fn gui_line_is_forwarded_byte_for_byte() {
     let mut s = Session::new(false);
     let line = b(b"setoption name Hash value 16 \t\r\n");
-    assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
-}
-
-#[test]
-fn position_is_passed_through_for_now() {
-    let mut s = Session::new(false);
-    let line = b(b"position startpos moves e2e4\n");
     assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
 }
 

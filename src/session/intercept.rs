@@ -1,0 +1,170 @@
+//! The GUI-side interception glue: `position` outcomes turned into actions and reports, and
+//! `setoption` (fenguard's own options, `UCI_Chess960`).
+//!
+//! Lines to the GUI (each `info string fenguard: ...` on one line, `\n`-terminated; only when
+//! `report_to_gui`, except answers to a `setoption name fenguard ...`):
+//! - `info string fenguard: rejected position: <code>: <message>` per error that caused the
+//!   rejection (under `repair`: the errors without a safe repair);
+//! - `info string fenguard: repaired position: <code>: <message>` per repaired error;
+//! - `info string fenguard: invalid position forwarded: <code>: <message>` per error under
+//!   `forward`;
+//! - `info string fenguard: warning: <code>: <message>` per warning (not after a rejection);
+//! - `info string fenguard: error: <message>` for a bad `setoption name fenguard ...`.
+//!
+//! Notes are logged only.
+
+use bytes::Bytes;
+use tracing::Level;
+
+use super::position::{self, ENABLE_CHESS960, Outcome};
+use super::record::{DiagnosticRecord, Event, Verdict};
+use super::{Action, Session};
+use crate::config::OnInvalid;
+use crate::uci::parse_setoption;
+
+/// The errors a rejection names: under `repair`, those without a safe repair (all when every
+/// error has one, e.g. a repair that failed); otherwise all.
+fn reject_reasons(diags: &[DiagnosticRecord], mode: OnInvalid) -> Vec<&DiagnosticRecord> {
+    let errors = diags.iter().filter(|d| d.is_error());
+    let unfixable: Vec<_> = errors.clone().filter(|d| d.fix.is_none()).collect();
+    if mode == OnInvalid::Repair && !unfixable.is_empty() {
+        unfixable
+    } else {
+        errors.collect()
+    }
+}
+
+impl Session {
+    /// A GUI `position` line: checked, then forwarded (canonical or as given) or rejected.
+    pub(super) fn on_position(&mut self, out: &mut Vec<Action>, line: Bytes) {
+        let outcome = position::process(&line, &self.settings.positions, &self.c960);
+        if outcome.enable_chess960 {
+            self.enable_chess960(out, &outcome);
+        }
+        self.report_position(out, &outcome);
+        let Outcome {
+            record,
+            sent,
+            searched,
+            ..
+        } = outcome;
+        let verdict = record.verdict;
+        if let Some(sent) = sent {
+            self.forward_to_engine(out, Bytes::from(sent));
+        }
+        self.rejected = verdict == Verdict::Rejected;
+        if !self.rejected {
+            self.current = searched;
+        }
+        self.position_seq = None;
+        if self.settings.log_positions {
+            let action = self.record(Event::Position(Box::new(record)));
+            self.position_seq = Some(self.seq);
+            out.push(action);
+        }
+    }
+
+    /// Detect mode: switches the engine to Chess960 before the position is sent.
+    fn enable_chess960(&mut self, out: &mut Vec<Action>, outcome: &Outcome) {
+        self.c960.detected = true;
+        let fen = outcome.start_fen.clone().unwrap_or_default();
+        out.push(Action::Log(
+            Level::INFO,
+            format!("position needs Chess960 ({fen}): sending `{ENABLE_CHESS960}` to the engine"),
+        ));
+        let mut line = ENABLE_CHESS960.as_bytes().to_vec();
+        line.push(b'\n');
+        self.forward_to_engine(out, Bytes::from(line));
+        let event = Event::Chess960Enabled {
+            sent: ENABLE_CHESS960.to_owned(),
+            fen,
+        };
+        out.push(self.record(event));
+    }
+
+    fn report_position(&self, out: &mut Vec<Action>, outcome: &Outcome) {
+        let record = &outcome.record;
+        let diags = &record.diagnostics;
+        let (label, level, shown): (&str, Level, Vec<&DiagnosticRecord>) = match record.verdict {
+            Verdict::Valid => ("", Level::INFO, Vec::new()),
+            Verdict::Repaired => (
+                "repaired position",
+                Level::INFO,
+                diags.iter().filter(|d| d.is_error()).collect(),
+            ),
+            Verdict::Rejected => (
+                "rejected position",
+                Level::WARN,
+                reject_reasons(diags, self.settings.positions.on_invalid),
+            ),
+            Verdict::ForwardedInvalid => (
+                "invalid position forwarded",
+                Level::WARN,
+                diags.iter().filter(|d| d.is_error()).collect(),
+            ),
+        };
+        for d in shown {
+            let text = format!("{label}: {}: {}", d.code, d.message);
+            out.push(Action::Log(level, format!("{text} (in `{}`)", record.raw)));
+            self.report(out, text);
+        }
+        for d in diags.iter().filter(|d| !d.is_error()) {
+            let text = format!("{}: {}: {}", d.severity, d.code, d.message);
+            out.push(Action::Log(Level::DEBUG, format!("position {text}")));
+            if d.severity == "warning" && record.verdict != Verdict::Rejected {
+                self.report(out, text);
+            }
+        }
+    }
+
+    /// A GUI `setoption`: fenguard's own options are applied and not forwarded; a
+    /// `UCI_Chess960` value is noted and forwarded; anything else is forwarded.
+    pub(super) fn on_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) {
+        let Some(opt) = parse_setoption(&line) else {
+            self.forward_to_engine(out, line);
+            return;
+        };
+        match self.settings.apply(&opt) {
+            Ok(Some(done)) => {
+                out.push(Action::Log(Level::INFO, done));
+                return;
+            }
+            Err(message) => {
+                out.push(Action::Log(Level::WARN, message.clone()));
+                self.say(out, &format!("error: {message}"));
+                return;
+            }
+            Ok(None) => {}
+        }
+        if opt.name_is("UCI_Chess960") {
+            match opt.check_value() {
+                Some(value) => self.c960.on_gui_setoption(value),
+                None => out.push(Action::Log(
+                    Level::WARN,
+                    "setoption UCI_Chess960 without a true/false value: notation unchanged"
+                        .to_owned(),
+                )),
+            }
+        }
+        self.forward_to_engine(out, line);
+    }
+
+    /// Sends `info string fenguard: <text>` to the GUI when `report_to_gui` is on.
+    pub(super) fn report(&self, out: &mut Vec<Action>, text: String) {
+        if self.settings.positions.report_to_gui {
+            self.say(out, &text);
+        }
+    }
+
+    /// Sends `info string fenguard: <text>` to the GUI (line breaks in `text` become spaces).
+    fn say(&self, out: &mut Vec<Action>, text: &str) {
+        let mut line = String::with_capacity(text.len() + 24);
+        line.push_str("info string fenguard: ");
+        line.extend(
+            text.chars()
+                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
+        );
+        line.push('\n');
+        self.forward_to_gui(out, Bytes::from(line));
+    }
+}

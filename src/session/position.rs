@@ -1,0 +1,334 @@
+//! The `position` pipeline (SPEC sections 6 and 7): parse the command, check the FEN with the
+//! FEN core (spans shifted into the GUI's line), check every move in sequence, apply the
+//! Chess960 rules, decide the verdict by `positions.on_invalid` and build the line for the
+//! engine. Pure: the session turns the [`Outcome`] into actions.
+
+use shakmaty::Chess;
+
+use super::chess960::Chess960State;
+use shakmaty::uci::UciMove;
+
+use super::record::{DiagnosticRecord, Moves, PositionRecord, Verdict};
+use crate::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid, PositionsConfig};
+use crate::fen::{self, CastlingStyle, Code, EpMode, FenDisplay, Geometry};
+use crate::uci::{
+    CommandError, MoveDiagnostic, Notation, PositionCommand, PositionStart, Token, parse_position,
+    play_moves,
+};
+
+/// The command `position` lines are answered with to switch the engine (detect mode).
+pub const ENABLE_CHESS960: &str = "setoption name UCI_Chess960 value true";
+
+/// What to do with one `position` line.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The record (its `sent` is the line without terminator).
+    pub record: PositionRecord,
+    /// The bytes for the engine, terminator included, when something is sent.
+    pub sent: Option<Vec<u8>>,
+    /// The position the engine searches after this command, when fenguard knows it.
+    pub searched: Option<Chess>,
+    /// Send [`ENABLE_CHESS960`] to the engine first.
+    pub enable_chess960: bool,
+    /// The start position in X-FEN (for the `chess960-enabled` record).
+    pub start_fen: Option<String>,
+}
+
+/// Splits a line into its body and its terminator (`\n`, `\r\n` or nothing).
+pub fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
+    let body_len = match line {
+        [rest @ .., b'\r', b'\n'] => rest.len(),
+        [rest @ .., b'\n'] => rest.len(),
+        _ => line.len(),
+    };
+    line.split_at(body_len)
+}
+
+/// The move tokens as one space-separated string.
+fn joined(moves: &[Token<'_>]) -> Moves {
+    let mut text = String::with_capacity(moves.len() * 5);
+    for t in moves {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        match std::str::from_utf8(t.text) {
+            Ok(m) => text.push_str(m),
+            Err(_) => text.push_str(&String::from_utf8_lossy(t.text)),
+        }
+    }
+    Moves(text)
+}
+
+/// Appends a UCI move (`e2e4`, `e7e8q`) without going through `fmt`.
+fn append_uci(buf: &mut Vec<u8>, m: &UciMove) {
+    match *m {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            for sq in [from, to] {
+                buf.push(sq.file().char() as u8);
+                buf.push(sq.rank().char() as u8);
+            }
+            if let Some(role) = promotion {
+                buf.push(role.char() as u8);
+            }
+        }
+        _ => buf.extend_from_slice(m.to_string().as_bytes()),
+    }
+}
+
+pub(super) fn lossy(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+fn fen_diag(d: &fen::Diagnostic, shift: usize) -> DiagnosticRecord {
+    DiagnosticRecord {
+        code: d.code.as_str(),
+        severity: d.severity.as_str(),
+        message: d.message.clone(),
+        span: d.span.as_ref().map(|s| [s.start + shift, s.end + shift]),
+        fix: d.fix.clone(),
+    }
+}
+
+pub(super) fn move_diag(d: &MoveDiagnostic) -> DiagnosticRecord {
+    DiagnosticRecord {
+        code: d.code.as_str(),
+        severity: d.severity.as_str(),
+        message: d.message.clone(),
+        span: d.span.as_ref().map(|s| [s.start, s.end]),
+        fix: d.fix.clone(),
+    }
+}
+
+fn command_diag(e: &CommandError) -> DiagnosticRecord {
+    DiagnosticRecord {
+        code: CommandError::CODE,
+        severity: "error",
+        message: e.to_string(),
+        span: e.span().map(|s| [s.start, s.end]),
+        fix: None,
+    }
+}
+
+fn castling_style(config: &PositionsConfig, engine_on: bool) -> CastlingStyle {
+    match config.castling {
+        CastlingOut::Auto if engine_on => CastlingStyle::Shredder,
+        CastlingOut::Auto | CastlingOut::Xfen => CastlingStyle::XFen,
+        CastlingOut::Shredder => CastlingStyle::Shredder,
+    }
+}
+
+fn ep_mode(config: &PositionsConfig) -> EpMode {
+    match config.en_passant {
+        EnPassantOut::Legal => EpMode::Legal,
+        EnPassantOut::Xfen => EpMode::XFen,
+        EnPassantOut::Fen => EpMode::Fen,
+    }
+}
+
+/// The verdict for diagnostics `diags`: `complete` says that a start position exists and
+/// every move was played (possibly after repairs).
+fn verdict(diags: &[DiagnosticRecord], complete: bool, mode: OnInvalid) -> Verdict {
+    let mut errors = diags.iter().filter(|d| d.is_error()).peekable();
+    if errors.peek().is_none() && complete {
+        return Verdict::Valid;
+    }
+    match mode {
+        OnInvalid::Repair if complete && errors.all(|d| d.fix.is_some()) => Verdict::Repaired,
+        OnInvalid::Repair | OnInvalid::Reject => Verdict::Rejected,
+        OnInvalid::Forward => Verdict::ForwardedInvalid,
+    }
+}
+
+/// Runs the pipeline on one GUI `position` line (terminator included).
+pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> Outcome {
+    let (body, term) = split_terminator(line);
+    let mut outcome = Outcome {
+        record: PositionRecord {
+            raw: lossy(body),
+            verdict: Verdict::Rejected,
+            diagnostics: Vec::new(),
+            fen_in: None,
+            fen_out: None,
+            moves_in: Moves::default(),
+            moves_out: Moves::default(),
+            chess960: c960.engine_on(),
+            final_fen: None,
+            sent: None,
+        },
+        sent: None,
+        searched: None,
+        enable_chess960: false,
+        start_fen: None,
+    };
+    let cmd = match parse_position(body) {
+        Ok(cmd) => cmd,
+        Err(e) => {
+            outcome.record.diagnostics.push(command_diag(&e));
+            finish_invalid(&mut outcome, line, config.on_invalid);
+            return outcome;
+        }
+    };
+    let record = &mut outcome.record;
+    record.moves_in = joined(&cmd.moves);
+    let start = start_position(&cmd, config, c960, record);
+    let mut engine_on = c960.engine_on();
+    if !engine_on && start.as_ref().is_some_and(fen::position_needs_chess960) {
+        let wanted = c960.gui || config.chess960 == Chess960Mode::Detect;
+        if wanted && c960.engine_offers {
+            outcome.enable_chess960 = true;
+            engine_on = true;
+        } else if wanted {
+            record.diagnostics.push(DiagnosticRecord {
+                code: Code::EngineLacksChess960.as_str(),
+                severity: "error",
+                message: "the position needs Chess960 castling, but the engine does not offer UCI_Chess960".to_owned(),
+                span: None,
+                fix: None,
+            });
+        }
+    }
+    let repair = config.on_invalid == OnInvalid::Repair && config.check_moves;
+    let mut complete = start.is_some();
+    let mut final_pos = None;
+    let mut engine_moves = None;
+    if let Some(start) = &start {
+        let engine = Notation::from_chess960(engine_on);
+        let played = play_moves(
+            start.clone(),
+            &cmd.moves,
+            c960.gui_notation(),
+            engine,
+            repair,
+        );
+        if config.check_moves {
+            record
+                .diagnostics
+                .extend(played.diagnostics.iter().map(move_diag));
+            complete = played.is_complete();
+        }
+        final_pos = played.is_complete().then_some(played.position);
+        engine_moves = config.check_moves.then_some(played.moves);
+    }
+    record.verdict = verdict(&record.diagnostics, complete, config.on_invalid);
+    match (record.verdict, start) {
+        (Verdict::Valid | Verdict::Repaired, Some(start)) => {
+            record.chess960 = engine_on;
+            let mut sent = Vec::with_capacity(line.len() + 32);
+            if cmd.start == PositionStart::Startpos {
+                sent.extend_from_slice(b"position startpos");
+                record.fen_out = Some("startpos".to_owned());
+            } else {
+                sent.extend_from_slice(b"position fen ");
+                let at = sent.len();
+                FenDisplay {
+                    position: &start,
+                    castling: castling_style(config, engine_on),
+                    ep: ep_mode(config),
+                }
+                .append_to(&mut sent);
+                record.fen_out = Some(lossy(&sent[at..]));
+            }
+            let moves_at = sent.len() + b" moves ".len();
+            match &engine_moves {
+                Some(moves) if !moves.is_empty() => {
+                    sent.extend_from_slice(b" moves");
+                    for m in moves {
+                        sent.push(b' ');
+                        append_uci(&mut sent, m);
+                    }
+                }
+                Some(_) => {}
+                None if cmd.moves.is_empty() => {}
+                None => {
+                    sent.extend_from_slice(b" moves");
+                    for t in &cmd.moves {
+                        sent.push(b' ');
+                        sent.extend_from_slice(t.text);
+                    }
+                }
+            }
+            if sent.len() > moves_at {
+                record.moves_out = Moves(lossy(&sent[moves_at..]));
+            }
+            record.sent = Some(lossy(&sent));
+            sent.extend_from_slice(term);
+            outcome.sent = Some(sent);
+            if outcome.enable_chess960 {
+                outcome.start_fen = Some(xfen(&start));
+            }
+            record.final_fen = final_pos.as_ref().map(xfen);
+            outcome.searched = final_pos;
+        }
+        _ => {
+            outcome.enable_chess960 = false;
+            finish_invalid(&mut outcome, line, config.on_invalid);
+        }
+    }
+    outcome
+}
+
+/// The position as python-chess `board.fen()` writes it: X-FEN castling, legal ep square.
+fn xfen(position: &Chess) -> String {
+    FenDisplay {
+        position,
+        castling: CastlingStyle::XFen,
+        ep: EpMode::Legal,
+    }
+    .to_string()
+}
+
+/// Rejects, or forwards the GUI's line unchanged under `on_invalid = "forward"`.
+fn finish_invalid(outcome: &mut Outcome, line: &[u8], mode: OnInvalid) {
+    let record = &mut outcome.record;
+    record.final_fen = None;
+    if mode == OnInvalid::Forward {
+        record.verdict = Verdict::ForwardedInvalid;
+        record.moves_out.clone_from(&record.moves_in);
+        record.sent = Some(record.raw.clone());
+        outcome.sent = Some(line.to_vec());
+    } else {
+        record.verdict = Verdict::Rejected;
+        record.moves_out = Moves::default();
+    }
+}
+
+/// The start position (FEN analyzed, repaired when allowed), its diagnostics pushed.
+fn start_position(
+    cmd: &PositionCommand<'_>,
+    config: &PositionsConfig,
+    c960: &Chess960State,
+    record: &mut PositionRecord,
+) -> Option<Chess> {
+    let range = match &cmd.start {
+        PositionStart::Startpos => {
+            record.fen_in = Some("startpos".to_owned());
+            return Some(Chess::default());
+        }
+        PositionStart::Fen(range) => range.clone(),
+    };
+    let text = &cmd.line[range.clone()];
+    record.fen_in = Some(lossy(text));
+    let options = fen::Options {
+        chess960_allowed: c960.gui || config.chess960 == Chess960Mode::Detect,
+        geometry: Geometry::STANDARD,
+    };
+    let analysis = fen::analyze(text, &options);
+    record.diagnostics.extend(
+        analysis
+            .diagnostics()
+            .iter()
+            .map(|d| fen_diag(d, range.start)),
+    );
+    match analysis.position() {
+        Some(pos) => Some(pos.clone()),
+        None if config.on_invalid != OnInvalid::Reject => analysis.repair().map(|r| r.position),
+        None => None,
+    }
+}

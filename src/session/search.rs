@@ -1,0 +1,199 @@
+//! `go` and `bestmove` (SPEC section 6): `searchmoves` translated into the engine's notation,
+//! `go` after a rejected position answered by fenguard with `bestmove 0000`, the engine's
+//! `bestmove` / `info` moves rewritten into the GUI's notation and `bestmove` checked, and one
+//! `search` record per search.
+
+use std::borrow::Cow;
+use std::time::Instant;
+
+use bytes::Bytes;
+use shakmaty::Chess;
+use tracing::Level;
+
+use super::position::{lossy, move_diag, split_terminator};
+use super::record::{Event, SearchRecord};
+use super::{Action, Session};
+use crate::config::OnInvalid;
+use crate::uci::{check_bestmove, rewrite_engine_line, tokens, translate_searchmoves};
+
+/// An open search.
+#[derive(Debug, Clone)]
+pub(super) struct Search {
+    /// `seq` of the position record it searches.
+    position_seq: Option<u64>,
+    /// The `go` line as sent (or as received, when fenguard answers it).
+    go: String,
+    /// When the GUI sent `go`, if the shell said.
+    started: Option<Instant>,
+    /// The searched position, when fenguard knows it.
+    root: Option<Chess>,
+}
+
+fn elapsed_ms(started: Option<Instant>, now: Option<Instant>) -> Option<u64> {
+    let (started, now) = (started?, now?);
+    u64::try_from(now.saturating_duration_since(started).as_millis()).ok()
+}
+
+impl Session {
+    /// `go`: answered `bestmove 0000` after a rejected position (when the GUI sends `stop`
+    /// or `ponderhit` for `go infinite` / `go ponder`), else forwarded with `searchmoves`
+    /// checked and translated.
+    pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+        let (body, _) = split_terminator(&line);
+        if self.rejected {
+            let search = Search {
+                position_seq: self.position_seq,
+                go: lossy(body),
+                started: now,
+                root: None,
+            };
+            let waits = tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder");
+            out.push(Action::Log(
+                Level::INFO,
+                "go after a rejected position: not forwarded, answered with bestmove 0000"
+                    .to_owned(),
+            ));
+            if waits {
+                self.held = Some(search);
+            } else {
+                self.answer_null(out, search, &line, now);
+            }
+            return;
+        }
+        let mut sent = line.clone();
+        if let Some(root) = &self.current
+            && tokens(body).any(|t| t.text == b"searchmoves")
+        {
+            let positions = &self.settings.positions;
+            let repair = positions.on_invalid == OnInvalid::Repair;
+            let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
+            let (rewritten, diags) = translate_searchmoves(&line, root, gui, engine, repair);
+            for d in &diags {
+                self.report(out, format!("searchmoves: {}: {}", d.code, d.message));
+            }
+            if let Cow::Owned(bytes) = rewritten {
+                sent = Bytes::from(bytes);
+            }
+        }
+        self.search = Some(Search {
+            position_seq: self.position_seq,
+            go: lossy(split_terminator(&sent).0),
+            started: now,
+            root: self.current.clone(),
+        });
+        self.forward_to_engine(out, sent);
+    }
+
+    /// `stop` / `ponderhit`: answers a held `go` with `bestmove 0000` (not forwarded), else
+    /// forwards the line.
+    pub(super) fn on_stop(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+        match self.held.take() {
+            Some(search) => self.answer_null(out, search, &line, now),
+            None => self.forward_to_engine(out, line),
+        }
+    }
+
+    /// fenguard's own `bestmove 0000`, with the terminator of the GUI's `line`.
+    fn answer_null(
+        &mut self,
+        out: &mut Vec<Action>,
+        search: Search,
+        line: &[u8],
+        now: Option<Instant>,
+    ) {
+        let term = match split_terminator(line).1 {
+            b"" => b"\n".as_slice(),
+            term => term,
+        };
+        let mut reply = b"bestmove 0000".to_vec();
+        reply.extend_from_slice(term);
+        self.forward_to_gui(out, Bytes::from(reply));
+        self.record_search(out, search, Some("0000".to_owned()), None, now, Vec::new());
+    }
+
+    /// The position the engine's moves start from: the open search's, else the last sent.
+    fn root(&self) -> Option<&Chess> {
+        match &self.search {
+            Some(search) => search.root.as_ref(),
+            None => self.current.as_ref(),
+        }
+    }
+
+    /// An `info` line while the notations differ: castling moves rewritten.
+    pub(super) fn on_info(&mut self, out: &mut Vec<Action>, line: Bytes) {
+        let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
+        let mut relay = line.clone();
+        if let Some(root) = self.root() {
+            let (rewritten, diags) = rewrite_engine_line(&line, root, engine, gui);
+            for d in diags {
+                out.push(Action::Log(Level::DEBUG, d.to_string()));
+            }
+            if let Cow::Owned(bytes) = rewritten {
+                relay = Bytes::from(bytes);
+            }
+        }
+        self.forward_to_gui(out, relay);
+    }
+
+    /// The engine's `bestmove`: rewritten while the notations differ, checked in the searched
+    /// position, relayed, and the search record closed.
+    pub(super) fn on_bestmove(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+        let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
+        let mut relay = line.clone();
+        let mut diags = Vec::new();
+        if let Some(root) = self.root() {
+            if gui != engine {
+                let (rewritten, found) = rewrite_engine_line(&line, root, engine, gui);
+                diags.extend(found.iter().map(move_diag));
+                if let Cow::Owned(bytes) = rewritten {
+                    relay = Bytes::from(bytes);
+                }
+            }
+            diags.extend(check_bestmove(&line, root, engine).iter().map(move_diag));
+        }
+        for d in &diags {
+            let level = if d.is_error() {
+                Level::WARN
+            } else {
+                Level::INFO
+            };
+            out.push(Action::Log(level, format!("{}: {}", d.code, d.message)));
+            if d.is_error() {
+                self.report(out, format!("{}: {}", d.code, d.message));
+            }
+        }
+        let mut toks = tokens(split_terminator(&relay).0).skip(1);
+        let best = toks.next().map(|t| lossy(t.text));
+        let ponder = match (toks.next(), toks.next()) {
+            (Some(kw), Some(p)) if kw.text == b"ponder" => Some(lossy(p.text)),
+            _ => None,
+        };
+        self.forward_to_gui(out, relay);
+        if let Some(search) = self.search.take() {
+            self.record_search(out, search, best, ponder, now, diags);
+        }
+    }
+
+    fn record_search(
+        &mut self,
+        out: &mut Vec<Action>,
+        search: Search,
+        bestmove: Option<String>,
+        ponder: Option<String>,
+        now: Option<Instant>,
+        diagnostics: Vec<super::record::DiagnosticRecord>,
+    ) {
+        if !self.settings.log_positions {
+            return;
+        }
+        let event = Event::Search(SearchRecord {
+            position_seq: search.position_seq,
+            go: search.go,
+            bestmove,
+            ponder,
+            elapsed_ms: elapsed_ms(search.started, now),
+            diagnostics,
+        });
+        out.push(self.record(event));
+    }
+}

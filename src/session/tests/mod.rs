@@ -1,0 +1,94 @@
+//! Session behaviour, by plain calls, split by topic.
+
+mod basic;
+mod chess960;
+mod options;
+mod position;
+mod reports;
+mod search;
+
+use bytes::Bytes;
+
+use super::{Action, Event, PositionRecord, SearchRecord, Session, Settings};
+use crate::config::PositionsConfig;
+
+/// A session with the default settings changed by `change`.
+pub(super) fn session_with(change: impl FnOnce(&mut PositionsConfig)) -> Session {
+    let mut settings = Settings::default();
+    change(&mut settings.positions);
+    Session::with_settings(false, settings)
+}
+
+/// Sends `line` (a `\n` is appended) from the GUI.
+pub(super) fn gui(s: &mut Session, line: &str) -> Vec<Action> {
+    s.on_gui_line(Bytes::from(format!("{line}\n")))
+}
+
+/// Sends `line` (a `\n` is appended) from the engine.
+pub(super) fn engine(s: &mut Session, line: &str) -> Vec<Action> {
+    s.on_engine_line(Bytes::from(format!("{line}\n")))
+}
+
+fn lines(actions: &[Action], engine: bool) -> Vec<String> {
+    actions
+        .iter()
+        .filter_map(|a| match (a, engine) {
+            (Action::ToEngine(l), true) | (Action::ToGui(l), false) => {
+                Some(String::from_utf8_lossy(l).into_owned())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The lines written to the engine, terminators included.
+pub(super) fn to_engine(actions: &[Action]) -> Vec<String> {
+    lines(actions, true)
+}
+
+/// The lines written to the GUI, terminators included.
+pub(super) fn to_gui(actions: &[Action]) -> Vec<String> {
+    lines(actions, false)
+}
+
+/// The `position` record among `actions`; panics when there is not exactly one.
+pub(super) fn position_record(actions: &[Action]) -> PositionRecord {
+    let found: Vec<&PositionRecord> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Record(r) => match &r.event {
+                Event::Position(p) => Some(&**p),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{actions:?}");
+    found[0].clone()
+}
+
+/// The `search` records among `actions`.
+pub(super) fn search_records(actions: &[Action]) -> Vec<SearchRecord> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Record(r) => match &r.event {
+                Event::Search(s) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// The codes of a record's diagnostics, in order.
+pub(super) fn codes(record: &PositionRecord) -> Vec<&'static str> {
+    record.diagnostics.iter().map(|d| d.code).collect()
+}
+
+/// A session whose engine offers `UCI_Chess960` (after `uci`).
+pub(super) fn engine_offering_chess960(s: &mut Session) {
+    gui(s, "uci");
+    engine(s, "option name UCI_Chess960 type check default false");
+    engine(s, "uciok");
+}

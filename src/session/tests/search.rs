@@ -1,0 +1,130 @@
+//! `go`, `stop`, `ponderhit`, `bestmove` and search records.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+
+fn reject(s: &mut Session) {
+    gui(s, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1");
+}
+
+#[test]
+fn go_infinite_after_reject_is_answered_at_stop() {
+    let mut s = Session::new(false);
+    reject(&mut s);
+    let go = gui(&mut s, "go infinite");
+    assert!(to_engine(&go).is_empty());
+    assert!(to_gui(&go).is_empty());
+    let stop = gui(&mut s, "stop");
+    assert!(to_engine(&stop).is_empty());
+    assert_eq!(to_gui(&stop), vec!["bestmove 0000\n"]);
+}
+
+#[test]
+fn go_ponder_after_reject_is_answered_at_ponderhit() {
+    let mut s = Session::new(false);
+    reject(&mut s);
+    gui(&mut s, "go ponder wtime 1000 btime 1000");
+    let hit = gui(&mut s, "ponderhit");
+    assert!(to_engine(&hit).is_empty());
+    assert_eq!(to_gui(&hit), vec!["bestmove 0000\n"]);
+}
+
+#[test]
+fn stop_without_held_go_is_forwarded() {
+    let mut s = Session::new(false);
+    assert_eq!(to_engine(&gui(&mut s, "stop")), vec!["stop\n"]);
+}
+
+#[test]
+fn answered_go_is_recorded_as_search_with_null_bestmove() {
+    let mut s = Session::new(false);
+    reject(&mut s);
+    let go = gui(&mut s, "go depth 1");
+    let search = &search_records(&go)[0];
+    assert_eq!(search.position_seq, Some(1));
+    assert_eq!(search.go, "go depth 1");
+    assert_eq!(search.bestmove.as_deref(), Some("0000"));
+}
+
+#[test]
+fn search_record_measures_elapsed_time_from_the_shell_timestamps() {
+    let mut s = Session::new(false);
+    let t0 = Instant::now();
+    s.on_gui_line_at(Bytes::from_static(b"position startpos\n"), t0);
+    s.on_gui_line_at(Bytes::from_static(b"go movetime 100\n"), t0);
+    let best = s.on_engine_line_at(
+        Bytes::from_static(b"bestmove e2e4 ponder e7e5\n"),
+        t0 + Duration::from_millis(1234),
+    );
+    assert_eq!(
+        search_records(&best),
+        vec![SearchRecord {
+            position_seq: Some(1),
+            go: "go movetime 100".to_owned(),
+            bestmove: Some("e2e4".to_owned()),
+            ponder: Some("e7e5".to_owned()),
+            elapsed_ms: Some(1234),
+            diagnostics: vec![],
+        }]
+    );
+}
+
+#[test]
+fn illegal_bestmove_is_relayed_and_reported() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go depth 1");
+    let best = engine(&mut s, "bestmove e2e5");
+    assert_eq!(
+        to_gui(&best),
+        vec![
+            "info string fenguard: illegal-bestmove: bestmove 1 `e2e5` is illegal in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+            "bestmove e2e5\n",
+        ]
+    );
+    assert_eq!(
+        search_records(&best)[0].diagnostics[0].code,
+        "illegal-bestmove"
+    );
+}
+
+#[test]
+fn illegal_ponder_move_is_reported() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go depth 1");
+    let best = engine(&mut s, "bestmove e2e4 ponder e2e4");
+    assert!(
+        to_gui(&best)[0]
+            .starts_with("info string fenguard: illegal-bestmove: ponder move 2 `e2e4`")
+    );
+}
+
+#[test]
+fn bestmove_is_checked_against_the_searched_position() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos moves e2e4");
+    gui(&mut s, "go depth 1");
+    gui(&mut s, "position startpos");
+    let best = engine(&mut s, "bestmove e7e5");
+    assert_eq!(to_gui(&best), vec!["bestmove e7e5\n"]);
+}
+
+#[test]
+fn info_lines_pass_through_unchanged_when_notations_agree() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go infinite");
+    let line = Bytes::from_static(b"info depth 1 pv e1g1 e8g8\n");
+    assert_eq!(s.on_engine_line(line.clone()), vec![Action::ToGui(line)]);
+}
+
+#[test]
+fn illegal_searchmoves_move_is_reported_and_left_as_sent() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    let go = gui(&mut s, "go searchmoves e2e5 e2e4");
+    assert_eq!(to_engine(&go), vec!["go searchmoves e2e5 e2e4\n"]);
+    assert!(to_gui(&go)[0].starts_with("info string fenguard: searchmoves: illegal-move: "));
+}
