@@ -6,23 +6,24 @@
 
 use std::ops::Range;
 
-use super::diagnostic::{Code, Diagnostic, Severity};
+use super::diagnostic::{Code, Severity};
 use super::geometry::Geometry;
+use super::sink::Sink;
 use super::text::{char_len, plural, quote};
 
 /// Parses the placement `field` found at byte offset `at` of the input. Calls `place` for
-/// every piece on the board and pushes syntax diagnostics; returns whether the placement is
-/// well-formed (a trailing `/` is only a warning).
+/// every piece on the board and records syntax diagnostics; returns whether the placement is
+/// well-formed (a trailing `/` is only a warning). In lean mode it stops at the first error.
 pub(crate) fn parse_placement(
     field: &[u8],
     at: usize,
     geometry: Geometry,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
     mut place: impl FnMut(u8, u8, u8, usize),
 ) -> bool {
     let files = usize::from(geometry.files);
     let ranks = usize::from(geometry.ranks);
-    let errors_before = diags.len();
+    let errors_before = diags.errors();
     let mut rank_index = 0usize; // 0 = top rank
     let mut rank_start = 0usize;
     let mut width = 0usize;
@@ -36,6 +37,9 @@ pub(crate) fn parse_placement(
         geometry,
     };
     while i < field.len() {
+        if diags.done() {
+            return false;
+        }
         let c = field[i];
         if geometry.is_piece(c) {
             if width < files && rank_index < ranks {
@@ -48,16 +52,15 @@ pub(crate) fn parse_placement(
         } else if c == b'/' {
             if i + 1 == field.len() && rank_index + 1 == ranks {
                 finish_rank(&text, rank_index, width, rank_start..i, &mut unknown, diags);
-                diags.push(
-                    Diagnostic::new(
+                diags
+                    .add(
                         Code::TrailingSlash,
                         Severity::Warning,
                         Some(at + i..at + i + 1),
-                        format!("`/` after the last rank; the board has {ranks} ranks"),
+                        || format!("`/` after the last rank; the board has {ranks} ranks"),
                     )
-                    .with_fix("drop the trailing `/`"),
-                );
-                return !has_error_since(diags, errors_before);
+                    .fix("drop the trailing `/`");
+                return diags.errors() == errors_before;
             }
             finish_rank(&text, rank_index, width, rank_start..i, &mut unknown, diags);
             rank_index += 1;
@@ -73,27 +76,21 @@ pub(crate) fn parse_placement(
             let run = &field[start..i];
             let span = Some(at + start..at + i);
             if run.len() > 1 && !geometry.multi_digit_counts() {
-                diags.push(Diagnostic::new(
-                    Code::BadDigit,
-                    Severity::Error,
-                    span,
+                diags.add(Code::BadDigit, Severity::Error, span, || {
                     format!(
                         "two empty-square counts in a row {}; expected one count from 1 to {files}",
                         quote(run)
-                    ),
-                ));
+                    )
+                });
                 width += run.iter().map(|d| usize::from(d - b'0')).sum::<usize>();
             } else {
                 let n = run.iter().fold(0usize, |n, d| {
                     n.saturating_mul(10).saturating_add(usize::from(d - b'0'))
                 });
                 if n == 0 {
-                    diags.push(Diagnostic::new(
-                        Code::BadDigit,
-                        Severity::Error,
-                        span,
-                        format!("empty-square count {}; expected 1 to {files}", quote(run)),
-                    ));
+                    diags.add(Code::BadDigit, Severity::Error, span, || {
+                        format!("empty-square count {}; expected 1 to {files}", quote(run))
+                    });
                 }
                 width = width.saturating_add(n);
             }
@@ -128,24 +125,26 @@ pub(crate) fn parse_placement(
     let count = rank_index + 1;
     if count > ranks {
         let extra_start = nth_rank_start(field, ranks);
-        diags.push(Diagnostic::new(
+        diags.add(
             Code::TooManyRanks,
             Severity::Error,
             Some(at + extra_start..at + field.len()),
-            format!("the board has {count} ranks, expected {ranks}"),
-        ));
+            || format!("the board has {count} ranks, expected {ranks}"),
+        );
     } else if count < ranks {
-        diags.push(Diagnostic::new(
+        diags.add(
             Code::TooFewRanks,
             Severity::Error,
             Some(at..at + field.len()),
-            format!(
-                "the board has {count} rank{}, expected {ranks} separated by `/`",
-                plural(count)
-            ),
-        ));
+            || {
+                format!(
+                    "the board has {count} rank{}, expected {ranks} separated by `/`",
+                    plural(count)
+                )
+            },
+        );
     }
-    !has_error_since(diags, errors_before)
+    diags.errors() == errors_before
 }
 
 /// Reports the unknown characters of one rank as one diagnostic spanning them all.
@@ -153,28 +152,26 @@ fn flush_unknown(
     text: &Text<'_>,
     unknown: &mut Option<(usize, usize, usize)>,
     rank: usize,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) {
     let (field, at) = (text.field, text.at);
     let Some((start, end, count)) = unknown.take() else {
         return;
     };
-    let found = match count {
-        1 => format!("unknown piece {}", quote(&field[start..end])),
-        n => format!("{n} unknown pieces in {}", quote(&field[start..end])),
-    };
-    diags.push(Diagnostic::new(
+    diags.add(
         Code::UnknownPiece,
         Severity::Error,
         Some(at + start..at + end),
-        format!(
-            "{found} on rank {rank}; expected KQRBNP (White), kqrbnp (Black), a count of empty squares, or `/`"
-        ),
-    ));
-}
-
-fn has_error_since(diags: &[Diagnostic], from: usize) -> bool {
-    diags[from..].iter().any(Diagnostic::is_error)
+        || {
+            let found = match count {
+                1 => format!("unknown piece {}", quote(&field[start..end])),
+                n => format!("{n} unknown pieces in {}", quote(&field[start..end])),
+            };
+            format!(
+                "{found} on rank {rank}; expected KQRBNP (White), kqrbnp (Black), a count of empty squares, or `/`"
+            )
+        },
+    );
 }
 
 /// Byte offset of the start of rank number `n` (0-based from the top) in the field.
@@ -202,7 +199,7 @@ fn finish_rank(
     width: usize,
     range: Range<usize>,
     unknown: &mut Option<(usize, usize, usize)>,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) {
     let geometry = text.geometry;
     let span = text.at + range.start..text.at + range.end;
@@ -219,22 +216,16 @@ fn finish_rank(
     }
     let number = ranks - index;
     if width > files {
-        diags.push(Diagnostic::new(
-            Code::RankTooLong,
-            Severity::Error,
-            Some(span),
-            format!("rank {number} has {width} squares, expected {files}"),
-        ));
+        diags.add(Code::RankTooLong, Severity::Error, Some(span), || {
+            format!("rank {number} has {width} squares, expected {files}")
+        });
     } else if width < files {
-        diags.push(Diagnostic::new(
-            Code::RankTooShort,
-            Severity::Error,
-            Some(span),
+        diags.add(Code::RankTooShort, Severity::Error, Some(span), || {
             format!(
                 "rank {number} has {width} square{}, expected {files}",
                 plural(width)
-            ),
-        ));
+            )
+        });
     }
 }
 
@@ -317,7 +308,7 @@ mod tests {
         let mut roles = [0u64; 6];
         let mut colors = [0u64; 2];
         let mut piece_at = [0u32; 64];
-        let mut diags = Vec::new();
+        let mut diags = Sink::detailed();
         let ok = parse_placement(
             field,
             3,
