@@ -248,56 +248,76 @@ const CLASSES: [u8; 256] = {
     t
 };
 
+/// Per byte for [`parse_standard_fast`], packed in one table: bits 0-3 the squares it covers
+/// (piece 1, count 1-8, else 0), bits 4-7 its piece board (`role << 1 | black`, 12 for no
+/// piece), bit 8 a count, bit 9 a slash, bit 10 a byte that cannot appear in a placement.
+const STEPS: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut c = 0;
+    while c < 256 {
+        let class = CLASSES[c] as u16;
+        t[c] = match class {
+            1..=12 => 1 | (class - 1) << 4,
+            0x11..=0x18 => (class - 0x10) | 12 << 4 | 1 << 8,
+            0x20 => 12 << 4 | 1 << 9,
+            _ => 12 << 4 | 1 << 10,
+        };
+        c += 1;
+    }
+    t
+};
+
 /// Bitboards of an 8x8 placement, as `(roles pawn..king, colors white/black)`.
 pub(crate) type Bitboards = ([u64; 6], [u64; 2]);
 
 /// The fast path for a well-formed 8x8 placement (the common case): fills the bitboards and
-/// the byte offset of every piece, or returns `None` at the first irregularity (which the
-/// general [`parse_placement`] then diagnoses).
+/// the byte offset of every piece (entries of empty squares are unspecified), or returns
+/// `None` when anything is irregular (which the general [`parse_placement`] then diagnoses).
+///
+/// Branch-free per byte: the squares read so far (`seen`, in reading order from a8) must
+/// never pass the end of the current rank (`limit`), a `/` must come exactly at it, two
+/// counts must not follow each other; faults are collected and checked once at the end.
 pub(crate) fn parse_standard_fast(
     field: &[u8],
     at: usize,
     piece_at: &mut [u32; 64],
 ) -> Option<Bitboards> {
-    let mut roles = [0u64; 6];
-    let mut colors = [0u64; 2];
-    let mut rank = 7usize;
-    let mut file = 0usize;
-    let mut previous_digit = false;
+    let mut boards = [0u64; 13]; // by `role << 1 | black`; 12 collects non-pieces
+    let mut seen = 0u32;
+    let mut limit = 8u32;
+    let mut bad = false;
+    let mut previous_count = false;
     for (i, &c) in field.iter().enumerate() {
-        let class = CLASSES[usize::from(c)];
-        match class {
-            1..=12 => {
-                if file >= 8 {
-                    return None;
-                }
-                let sq = rank * 8 + file;
-                let code = usize::from(class - 1);
-                roles[code >> 1] |= 1 << sq;
-                colors[code & 1] |= 1 << sq;
-                piece_at[sq] = (at + i) as u32;
-                file += 1;
-                previous_digit = false;
-            }
-            0x11..=0x18 => {
-                file += usize::from(class - 0x10);
-                if previous_digit || file > 8 {
-                    return None;
-                }
-                previous_digit = true;
-            }
-            0x20 => {
-                if file != 8 || rank == 0 {
-                    return None;
-                }
-                rank -= 1;
-                file = 0;
-                previous_digit = false;
-            }
-            _ => return None,
-        }
+        let step = u32::from(STEPS[usize::from(c)]);
+        let count = step & (1 << 8) != 0;
+        let slash = step & (1 << 9) != 0;
+        let next = seen + (step & 0xf);
+        let sq = ((seen ^ 56) & 63) as usize; // reading order to a1 = 0
+        boards[(step >> 4 & 0xf) as usize] |= 1 << sq;
+        piece_at[sq] = (at + i) as u32;
+        bad |= (next > limit)
+            | (step & (1 << 10) != 0)
+            | (count & previous_count)
+            | (slash & (seen != limit));
+        limit += u32::from(slash) * 8;
+        previous_count = count;
+        seen = next;
     }
-    (rank == 0 && file == 8).then_some((roles, colors))
+    if bad || seen != 64 || limit != 64 {
+        return None;
+    }
+    let mut roles = [0u64; 6];
+    for (role, pair) in roles.iter_mut().zip(boards.chunks_exact(2)) {
+        *role = pair[0] | pair[1];
+    }
+    let colors = [0, 1].map(|black| {
+        boards[..12]
+            .iter()
+            .skip(black)
+            .step_by(2)
+            .fold(0, |a, b| a | b)
+    });
+    Some((roles, colors))
 }
 
 #[cfg(test)]
@@ -337,7 +357,10 @@ mod tests {
             let (ok, bitboards, general_at) = general(field);
             assert!(ok);
             assert_eq!(fast, Some(bitboards));
-            assert_eq!(piece_at, general_at);
+            let occupied = bitboards.1[0] | bitboards.1[1];
+            for sq in (0..64).filter(|sq| occupied >> sq & 1 == 1) {
+                assert_eq!(piece_at[sq], general_at[sq], "square {sq} of {field:?}");
+            }
         }
     }
 
@@ -349,6 +372,17 @@ mod tests {
             b"44/8/8/8/8/8/8/8",
             b"8/8/8/8/8/8/8/8/",
             b"Q~7/8/8/8/8/8/8/8",
+            b"8/8/8/8/8/8/8/8/8",
+            b"7/8/8/8/8/8/8/9",
+            b"8/8/8/8/8/8/8/71",
+            b"8/8/8/8/8/8/8/17",
+            b"8/8/8/8/8/8/8/P7P",
+            b"8/8/8/8/8/8/8/8P",
+            b"8/8/8/8/8/8/8/08",
+            b"8/8/8/8/8/8/8//8",
+            b"8/8/8/8/8/8/8/7x",
+            b"8/8/8/8/8/8/8/k6",
+            b"",
         ] {
             assert_eq!(parse_standard_fast(field, 0, &mut [0; 64]), None);
         }

@@ -77,7 +77,8 @@ impl FenDisplay<'_> {
     }
 }
 
-/// Appends the piece placement: a mailbox filled from the bitboards, then one pass per rank.
+/// Appends the piece placement: a mailbox filled from the bitboards, then one pass per rank
+/// into a stack buffer (at most 71 bytes), copied once.
 fn append_board(buf: &mut Vec<u8>, board: &Board) {
     let mut mailbox = [0u8; 64];
     for color in Color::ALL {
@@ -89,6 +90,8 @@ fn append_board(buf: &mut Vec<u8>, board: &Board) {
             }
         }
     }
+    let mut text = [0u8; 72];
+    let mut n = 0;
     for rank in (0..8).rev() {
         let mut empty = 0u8;
         for &c in &mailbox[rank * 8..rank * 8 + 8] {
@@ -96,19 +99,22 @@ fn append_board(buf: &mut Vec<u8>, board: &Board) {
                 empty += 1;
             } else {
                 if empty > 0 {
-                    buf.push(b'0' + empty);
+                    text[n] = b'0' + empty;
+                    n += 1;
                     empty = 0;
                 }
-                buf.push(c);
+                text[n] = c;
+                n += 1;
             }
         }
         if empty > 0 {
-            buf.push(b'0' + empty);
+            text[n] = b'0' + empty;
+            n += 1;
         }
-        if rank > 0 {
-            buf.push(b'/');
-        }
+        text[n] = b'/';
+        n += 1;
     }
+    buf.extend_from_slice(&text[..n - 1]);
 }
 
 fn append_number(buf: &mut Vec<u8>, n: u32) {
