@@ -249,8 +249,8 @@ const CLASSES: [u8; 256] = {
 };
 
 /// Per byte for [`parse_standard_fast`], packed in one table: bits 0-3 the squares it covers
-/// (piece 1, count 1-8, else 0), bits 4-7 its piece board (`role << 1 | black`, 12 for no
-/// piece), bit 8 a count, bit 9 a slash, bit 10 a byte that cannot appear in a placement.
+/// (piece 1, count 1-8, else 0), bits 4-7 its piece board (`role << 1 | black`; 12 for a
+/// count, 13 a slash, 14 anything else: apart, so that they do not wait on each other), bit 8 a count, bit 9 a slash, bit 10 a byte that cannot appear in a placement.
 const STEPS: [u16; 256] = {
     let mut t = [0u16; 256];
     let mut c = 0;
@@ -259,8 +259,8 @@ const STEPS: [u16; 256] = {
         t[c] = match class {
             1..=12 => 1 | (class - 1) << 4,
             0x11..=0x18 => (class - 0x10) | 12 << 4 | 1 << 8,
-            0x20 => 12 << 4 | 1 << 9,
-            _ => 12 << 4 | 1 << 10,
+            0x20 => 13 << 4 | 1 << 9,
+            _ => 14 << 4 | 1 << 10,
         };
         c += 1;
     }
@@ -282,7 +282,7 @@ pub(crate) fn parse_standard_fast(
     at: usize,
     piece_at: &mut [u32; 64],
 ) -> Option<Bitboards> {
-    let mut boards = [0u64; 13]; // by `role << 1 | black`; 12 collects non-pieces
+    let mut boards = [0u64; 15]; // by `role << 1 | black`; 12-14 collect non-pieces
     let mut seen = 0u32;
     let mut limit = 8u32;
     let mut bad = false;
