@@ -77,7 +77,8 @@ impl Repaired {
 /// byte ranges into `input`.
 pub fn analyze(input: &[u8], opts: &Options) -> Analysis {
     let mut sink = Sink::detailed();
-    let mut analysis = analyze_into(input, opts, &mut sink);
+    let mut analysis = Analysis::empty();
+    analyze_into(input, opts, &mut sink, &mut analysis);
     analysis.diagnostics = sink.into_list();
     analysis
         .diagnostics
@@ -89,23 +90,20 @@ pub fn analyze(input: &[u8], opts: &Options) -> Analysis {
 /// verdict and position as `analyze(input, opts).position()`, without building diagnostics
 /// (it stops at the first error). The fast path for bulk checking.
 pub fn valid_position(input: &[u8], opts: &Options) -> Option<Chess> {
-    analyze_into(input, opts, &mut Sink::lean()).position
+    let mut analysis = Analysis::empty();
+    analyze_into(input, opts, &mut Sink::lean(), &mut analysis);
+    analysis.position
 }
 
-/// The analysis with its diagnostics left in `diagnostics` (unsorted, in the order found).
-fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink) -> Analysis {
-    let mut analysis = Analysis {
-        diagnostics: Vec::new(),
-        fields: None,
-        kept_rights: Bitboard::EMPTY,
-        kept_ep: None,
-        position: None,
-    };
-    let Some(parsed) = parse(input, opts.geometry, diagnostics) else {
-        return analysis;
+/// Fills `analysis` (which starts empty; filled in place, as it is large) and
+/// leaves the diagnostics in `diagnostics` (unsorted, in the order found).
+fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink, analysis: &mut Analysis) {
+    let parsed = parse(input, opts.geometry, diagnostics);
+    let Some(parsed) = &parsed else {
+        return;
     };
     let (Some(board), Some(turn)) = (parsed.board.clone(), parsed.turn) else {
-        return analysis;
+        return;
     };
     let requested = match parsed.spans[2].clone() {
         None => Some(Requested::NONE),
@@ -118,7 +116,7 @@ fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink) -> Analysi
         ),
     };
     let Some(requested) = requested else {
-        return analysis;
+        return;
     };
     let ep = match parsed.ep {
         EpField::Square(sq) => Some(sq),
@@ -140,7 +138,7 @@ fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink) -> Analysi
         diagnostics,
     );
     if diagnostics.done() {
-        return analysis;
+        return;
     }
     if let (Some(_), Some(h), Some(span)) = (ep, parsed.halfmove, parsed.spans[4].clone())
         && h > 0
@@ -182,7 +180,6 @@ fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink) -> Analysi
         }
     }
     analysis.fields = Some(fields);
-    analysis
 }
 
 /// The shakmaty position; errors python-chess does not count (its stricter material and
@@ -256,6 +253,17 @@ fn king_can_step(pos: &Chess) -> bool {
 }
 
 impl Analysis {
+    /// Nothing found yet, no position.
+    fn empty() -> Analysis {
+        Analysis {
+            diagnostics: Vec::new(),
+            fields: None,
+            kept_rights: Bitboard::EMPTY,
+            kept_ep: None,
+            position: None,
+        }
+    }
+
     /// Whether no diagnostic is an error (python-chess `is_valid()` on inputs it accepts).
     pub fn is_valid(&self) -> bool {
         self.position.is_some()

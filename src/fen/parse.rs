@@ -64,7 +64,10 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
     let mut extra: Option<Range<usize>> = None;
     let mut i = 0usize;
     while i < input.len() {
-        let space = space_len(input, i);
+        let space = match input[i] {
+            b' ' => 1, // the common separator
+            _ => space_len(input, i),
+        };
         if space > 0 {
             i += space;
             continue;
@@ -74,6 +77,8 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
             let b = input[i];
             if b > b' ' && b < 0x80 {
                 i += 1; // the common case: a printable ASCII byte
+            } else if b == b' ' {
+                break;
             } else if space_len(input, i) == 0 {
                 i += char_len(input, i);
             } else {
