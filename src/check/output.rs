@@ -101,9 +101,7 @@ impl Checker {
             }
         }
     }
-}
 
-impl Checker {
     /// The `fen` format: the normalized FEN, or `invalid`, and a line end.
     fn write_fen(
         &mut self,
