@@ -57,7 +57,8 @@ pub(crate) struct Parsed {
 }
 
 /// Splits `input` into fields and parses each; records syntax diagnostics. Returns `None` for
-/// blank input (after recording `empty-input`), and in lean mode at the first error.
+/// blank input (after recording `empty-input`), and in lean mode when an error in the
+/// fields or placement already makes the input invalid.
 pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Option<Parsed> {
     let mut spans: [Option<Range<usize>>; 6] = Default::default();
     let mut count = 0usize;
