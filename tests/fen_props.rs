@@ -1,7 +1,9 @@
-//! Property tests of the FEN core: no panics on any bytes, normalization is idempotent, and
-//! X-FEN and Shredder-FEN of one position read back as the same position.
+//! Property tests of the FEN core: no panics on any bytes, normalization is idempotent,
+//! X-FEN and Shredder-FEN of one position read back as the same position, and the lean
+//! `valid_position` (the `check --format fen` path) gives exactly the verdict and position of
+//! the full `analyze` on valid FENs, each kind of fault, mutated FENs and arbitrary bytes.
 
-use fenguard::fen::{CastlingStyle, EpMode, Options, analyze, write_fen};
+use fenguard::fen::{CastlingStyle, EpMode, Options, analyze, valid_position, write_fen};
 use proptest::prelude::*;
 use shakmaty::{Bitboard, Board, CastlingMode, Chess, EnPassantMode, FromSetup, Position, Setup};
 
@@ -99,5 +101,119 @@ proptest! {
         prop_assert_eq!(a.castles().castling_rights(), pos.castles().castling_rights());
         prop_assert_eq!(a.ep_square(EnPassantMode::Always), b.ep_square(EnPassantMode::Always));
         prop_assert_eq!(a.halfmoves(), b.halfmoves());
+    }
+}
+
+const STANDARD: Options = Options {
+    chess960_allowed: false,
+    geometry: fenguard::fen::Geometry::STANDARD,
+};
+
+/// Asserts that the lean and the full analysis agree on `input` under `opts`.
+fn assert_same(input: &[u8], opts: &Options) {
+    let full = analyze(input, opts);
+    let lean = valid_position(input, opts);
+    assert_eq!(
+        lean.is_some(),
+        full.is_valid(),
+        "verdict of {:?}",
+        String::from_utf8_lossy(input)
+    );
+    if let (Some(lean), Some(full)) = (lean, full.position()) {
+        for ep in [EpMode::Legal, EpMode::XFen, EpMode::Fen] {
+            for castling in [CastlingStyle::XFen, CastlingStyle::Shredder] {
+                assert_eq!(
+                    write_fen(&lean, castling, ep),
+                    write_fen(full, castling, ep)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn lean_agrees_with_analyze_on_every_kind_of_fault() {
+    let inputs: &[&[u8]] = &[
+        b"",
+        b"   ",
+        b"startpos",
+        b"startpos moves e2e4",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w - - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w - - 0 1",
+        b"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        b"rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        b"rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        b"rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        b"rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kqKQ - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKQkq - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 150 99999999999",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w KQkq - 0 1",
+        b"rnbqkbnP/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+        b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
+        b"rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 2",
+        b"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 3 2",
+        b"4k3/8/8/8/8/8/8/4K2R w KQ - 0 1",
+        b"4k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        b"4k3/8/8/8/8/8/4K3/R6R w KQ - 0 1",
+        b"4k3/8/8/8/8/8/8/RR2K3 w AB - 0 1",
+        b"4k3/8/8/8/8/8/8/Q~3K3 w - - 0 1",
+        b"4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1",
+        b"4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        b"3rkr2/8/8/8/8/8/8/4K3 w - - 0 1",
+        b"4k3/8/8/8/8/8/8/R3K2R w - - 0 1\xff",
+        b"4k3/8/8/8/8/8/8/R3K2R\xc2\xa0w - - 0 1",
+        b"QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/k3K3 w - - 0 1",
+        b"7k/8/8/8/8/8/8/K6r w - - 0 1",
+        b"k7/8/8/8/8/8/8/1r5K w - - 0 1",
+        b"k7/8/8/8/8/8/r7/1r5K w - - 0 1",
+        b"4k3/8/8/2Pp4/8/8/8/4K2r w - d6 0 1",
+        b"4k3/8/8/3pP3/8/8/8/r3K3 w - d6 0 1",
+    ];
+    for input in inputs {
+        assert_same(input, &Options::default());
+        assert_same(input, &STANDARD);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn lean_agrees_with_analyze_on_mutated_fens(
+        start in start(),
+        plies in proptest::collection::vec(any::<usize>(), 0..60),
+        shredder in any::<bool>(),
+        edits in proptest::collection::vec((any::<usize>(), 0usize..3, "[KQRBNPkqrbnp0-9/ wb\\-a-hA-H~x+]"), 0..4),
+        standard in any::<bool>(),
+    ) {
+        let castling = if shredder { CastlingStyle::Shredder } else { CastlingStyle::XFen };
+        let mut fen = write_fen(&played(start, &plies), castling, EpMode::Fen).into_bytes();
+        for (at, kind, text) in edits {
+            let at = at % (fen.len() + 1);
+            match kind {
+                0 if at < fen.len() => { fen.remove(at); }
+                1 if at < fen.len() => fen[at] = text.as_bytes()[0],
+                _ => fen.splice(at..at, text.bytes()).for_each(drop),
+            }
+        }
+        let opts = if standard { STANDARD } else { Options::default() };
+        assert_same(&fen, &opts);
+    }
+
+    #[test]
+    fn lean_agrees_with_analyze_on_arbitrary_bytes(input in proptest::collection::vec(any::<u8>(), 0..100)) {
+        assert_same(&input, &Options::default());
     }
 }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::Settings;
-use crate::fen::{Diagnostic, FenDisplay, analyze};
+use crate::fen::{Diagnostic, FenDisplay, analyze, valid_position};
 
 /// `--format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -45,6 +45,12 @@ impl Checker {
     /// Checks one input line (without its line end) and writes its output.
     pub(crate) fn line(&mut self, input: &[u8], out: &mut impl Write) -> io::Result<()> {
         self.line_number += 1;
+        if self.settings.format == Format::Fen && !self.settings.repair {
+            // Only the verdict and the position are printed: no diagnostics needed.
+            let position = valid_position(input, &self.settings.options);
+            self.all_ok &= position.is_some();
+            return self.write_fen(position.as_ref(), out);
+        }
         let analysis = analyze(input, &self.settings.options);
         let repaired = match analysis.is_valid() || !self.settings.repair {
             true => None,
@@ -58,15 +64,7 @@ impl Checker {
             ep: self.settings.ep,
         });
         match self.settings.format {
-            Format::Fen => {
-                self.buf.clear();
-                match fen {
-                    Some(fen) => fen.append_to(&mut self.buf),
-                    None => self.buf.extend_from_slice(b"invalid"),
-                }
-                self.buf.push(b'\n');
-                out.write_all(&self.buf)
-            }
+            Format::Fen => self.write_fen(position, out),
             Format::Json => {
                 let record = Record {
                     input: String::from_utf8_lossy(input),
@@ -102,6 +100,26 @@ impl Checker {
                 Ok(())
             }
         }
+    }
+
+    /// The `fen` format: the normalized FEN, or `invalid`, and a line end.
+    fn write_fen(
+        &mut self,
+        position: Option<&shakmaty::Chess>,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        self.buf.clear();
+        match position {
+            Some(position) => FenDisplay {
+                position,
+                castling: self.settings.castling,
+                ep: self.settings.ep,
+            }
+            .append_to(&mut self.buf),
+            None => self.buf.extend_from_slice(b"invalid"),
+        }
+        self.buf.push(b'\n');
+        out.write_all(&self.buf)
     }
 }
 

@@ -8,6 +8,7 @@ use super::castling::{self, CastlingStyle, Requested};
 use super::diagnostic::{Code, Diagnostic, Severity};
 use super::geometry::Geometry;
 use super::parse::{EpField, parse};
+use super::sink::Sink;
 use super::validate::{Places, validate};
 use super::write::{EpMode, FenDisplay};
 
@@ -75,29 +76,34 @@ impl Repaired {
 /// are diagnosed with their span, never a panic. Surrounding whitespace is ignored; spans are
 /// byte ranges into `input`.
 pub fn analyze(input: &[u8], opts: &Options) -> Analysis {
-    let mut analysis = analyze_unsorted(input, opts);
+    let mut sink = Sink::detailed();
+    let mut analysis = Analysis::empty();
+    analyze_into(input, opts, &mut sink, &mut analysis);
+    analysis.diagnostics = sink.into_list();
     analysis
         .diagnostics
         .sort_by_key(|d| d.span.as_ref().map_or(usize::MAX, |s| s.start));
     analysis
 }
 
-fn analyze_unsorted(input: &[u8], opts: &Options) -> Analysis {
-    let mut diagnostics = Vec::new();
-    let mut analysis = Analysis {
-        diagnostics: Vec::new(),
-        fields: None,
-        kept_rights: Bitboard::EMPTY,
-        kept_ep: None,
-        position: None,
-    };
-    let Some(parsed) = parse(input, opts.geometry, &mut diagnostics) else {
-        analysis.diagnostics = diagnostics;
-        return analysis;
+/// The valid position of `input`, or `None` when [`analyze`] would find an error: the same
+/// verdict and position as `analyze(input, opts).position()`, without building diagnostics
+/// (it stops at the first error). The fast path for bulk checking.
+pub fn valid_position(input: &[u8], opts: &Options) -> Option<Chess> {
+    let mut analysis = Analysis::empty();
+    analyze_into(input, opts, &mut Sink::lean(), &mut analysis);
+    analysis.position
+}
+
+/// Fills `analysis` (which starts empty; filled in place, as it is large) and
+/// leaves the diagnostics in `diagnostics` (unsorted, in the order found).
+fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink, analysis: &mut Analysis) {
+    let parsed = parse(input, opts.geometry, diagnostics);
+    let Some(parsed) = &parsed else {
+        return;
     };
     let (Some(board), Some(turn)) = (parsed.board.clone(), parsed.turn) else {
-        analysis.diagnostics = diagnostics;
-        return analysis;
+        return;
     };
     let requested = match parsed.spans[2].clone() {
         None => Some(Requested::NONE),
@@ -106,12 +112,11 @@ fn analyze_unsorted(input: &[u8], opts: &Options) -> Analysis {
             span.start,
             &board,
             parsed.promoted,
-            &mut diagnostics,
+            diagnostics,
         ),
     };
     let Some(requested) = requested else {
-        analysis.diagnostics = diagnostics;
-        return analysis;
+        return;
     };
     let ep = match parsed.ep {
         EpField::Square(sq) => Some(sq),
@@ -130,29 +135,26 @@ fn analyze_unsorted(input: &[u8], opts: &Options) -> Analysis {
         ep,
         !opts.chess960_allowed,
         &places,
-        &mut diagnostics,
+        diagnostics,
     );
+    if diagnostics.done() {
+        return;
+    }
     if let (Some(_), Some(h), Some(span)) = (ep, parsed.halfmove, parsed.spans[4].clone())
         && h > 0
     {
-        diagnostics.push(Diagnostic::new(
-            Code::HalfmoveWithEp,
-            Severity::Warning,
-            Some(span),
+        diagnostics.add(Code::HalfmoveWithEp, Severity::Warning, Some(span), || {
             format!(
                 "halfmove clock {h} with an en passant square; a double pawn push resets it to 0"
-            ),
-        ));
+            )
+        });
     }
     if let (Some(h), Some(span)) = (parsed.halfmove, parsed.spans[4].clone())
         && h >= 100
     {
-        diagnostics.push(Diagnostic::new(
-            Code::FiftyMoveDraw,
-            Severity::Warning,
-            Some(span),
-            format!("halfmove clock {h}: 100 or more, a draw can be claimed (fifty-move rule)"),
-        ));
+        diagnostics.add(Code::FiftyMoveDraw, Severity::Warning, Some(span), || {
+            format!("halfmove clock {h}: 100 or more, a draw can be claimed (fifty-move rule)")
+        });
     }
     let fields = Fields {
         board,
@@ -162,28 +164,31 @@ fn analyze_unsorted(input: &[u8], opts: &Options) -> Analysis {
     };
     analysis.kept_rights = checked.rights;
     analysis.kept_ep = checked.ep;
-    if !diagnostics.iter().any(Diagnostic::is_error) {
+    if diagnostics.errors() == 0 {
         match build(&fields, checked.rights, checked.ep) {
             Ok(pos) => {
-                notes(&pos, ep, parsed.spans[3].clone(), &mut diagnostics);
+                if diagnostics.is_detailed() {
+                    notes(&pos, ep, parsed.spans[3].clone(), diagnostics);
+                }
                 analysis.position = Some(pos);
             }
-            Err(message) => diagnostics.push(Diagnostic::new(
-                Code::ImpossibleCheck,
-                Severity::Error,
-                None,
-                message,
-            )),
+            Err(kinds) => {
+                diagnostics.add(Code::ImpossibleCheck, Severity::Error, None, || {
+                    format!("position rejected by the move generator: {kinds:?}")
+                });
+            }
         }
     }
     analysis.fields = Some(fields);
-    analysis.diagnostics = diagnostics;
-    analysis
 }
 
 /// The shakmaty position; errors python-chess does not count (its stricter material and
 /// stepping-checker rules) are ignored.
-fn build(fields: &Fields, rights: Bitboard, ep: Option<Square>) -> Result<Chess, String> {
+fn build(
+    fields: &Fields,
+    rights: Bitboard,
+    ep: Option<Square>,
+) -> Result<Chess, shakmaty::PositionErrorKinds> {
     let setup = Setup {
         board: fields.board.clone(),
         promoted: Bitboard::EMPTY,
@@ -202,9 +207,7 @@ fn build(fields: &Fields, rights: Bitboard, ep: Option<Square>) -> Result<Chess,
         Ok(pos) => Ok(pos),
         Err(e) => match e.ignore_too_much_material() {
             Ok(pos) => Ok(pos),
-            Err(e) => e
-                .ignore_impossible_check()
-                .map_err(|e| format!("position rejected by the move generator: {:?}", e.kinds())),
+            Err(e) => e.ignore_impossible_check().map_err(|e| e.kinds()),
         },
     }
 }
@@ -214,7 +217,7 @@ fn notes(
     pos: &Chess,
     ep: Option<Square>,
     ep_span: Option<std::ops::Range<usize>>,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) {
     if !king_can_step(pos) && pos.legal_moves().is_empty() {
         let what = if pos.is_check() {
@@ -222,24 +225,16 @@ fn notes(
         } else {
             "stalemate"
         };
-        diags.push(Diagnostic::new(
-            Code::NoLegalMoves,
-            Severity::Note,
-            None,
-            format!("{what}: {} has no legal moves", pos.turn()),
-        ));
+        diags.add(Code::NoLegalMoves, Severity::Note, None, || {
+            format!("{what}: {} has no legal moves", pos.turn())
+        });
     }
     if let Some(sq) = ep
         && pos.legal_ep_square().is_none()
     {
-        diags.push(Diagnostic::new(
-            Code::EpNotCapturable,
-            Severity::Note,
-            ep_span,
-            format!(
-                "no legal en passant capture on {sq}; X-FEN and python-chess's default omit it"
-            ),
-        ));
+        diags.add(Code::EpNotCapturable, Severity::Note, ep_span, || {
+            format!("no legal en passant capture on {sq}; X-FEN and python-chess's default omit it")
+        });
     }
 }
 
@@ -258,6 +253,17 @@ fn king_can_step(pos: &Chess) -> bool {
 }
 
 impl Analysis {
+    /// Nothing found yet, no position.
+    fn empty() -> Analysis {
+        Analysis {
+            diagnostics: Vec::new(),
+            fields: None,
+            kept_rights: Bitboard::EMPTY,
+            kept_ep: None,
+            position: None,
+        }
+    }
+
     /// Whether no diagnostic is an error (python-chess `is_valid()` on inputs it accepts).
     pub fn is_valid(&self) -> bool {
         self.position.is_some()

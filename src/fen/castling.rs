@@ -10,7 +10,8 @@ use std::ops::Range;
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Role, Square};
 
-use super::diagnostic::{Code, Diagnostic, Severity};
+use super::diagnostic::{Code, Severity};
+use super::sink::Sink;
 use super::text::{char_len, quote};
 
 /// How castling rights are written.
@@ -72,7 +73,7 @@ pub(crate) fn read(
     at: usize,
     board: &Board,
     promoted: Bitboard,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) -> Option<Requested> {
     let mut req = Requested::NONE;
     if field == b"-" {
@@ -84,22 +85,24 @@ pub(crate) fn read(
         let c = field[i];
         if !matches!(c.to_ascii_lowercase(), b'a'..=b'h' | b'k' | b'q') {
             let len = char_len(field, i);
-            diags.push(Diagnostic::new(
+            diags.add(
                 Code::BadCastlingChar,
                 Severity::Error,
                 Some(at + i..at + i + len),
-                format!(
-                    "castling character {}; expected `-` alone, or letters from KQkq and rook files A-H / a-h",
-                    quote(&field[i..i + len])
-                ),
-            ));
+                || {
+                    format!(
+                        "castling character {}; expected `-` alone, or letters from KQkq and rook files A-H / a-h",
+                        quote(&field[i..i + len])
+                    )
+                },
+            );
             ok = false;
             i += len;
             continue;
         }
         i += 1;
     }
-    if !ok {
+    if !ok || diags.done() {
         return None;
     }
     // Canonical order: White before Black, each from the h-side to the a-side.
@@ -113,43 +116,45 @@ pub(crate) fn read(
             Color::Black
         };
         if !order_reported && seen_black && color == Color::White {
-            diags.push(order_diagnostic(field, at));
+            order_diagnostic(field, at, diags);
             order_reported = true;
         }
         seen_black |= color == Color::Black;
         let Some(sq) = resolve(c.to_ascii_lowercase(), color, board, promoted) else {
-            diags.push(
-                Diagnostic::new(
+            diags
+                .add(
                     Code::CastlingWithoutAnyRook,
                     Severity::Warning,
                     Some(at + i..at + i + 1),
-                    format!(
-                        "`{}`: {color} has no rook on rank {}; the right is ignored",
-                        char::from(c),
-                        backrank(color).char()
-                    ),
+                    || {
+                        format!(
+                            "`{}`: {color} has no rook on rank {}; the right is ignored",
+                            char::from(c),
+                            backrank(color).char()
+                        )
+                    },
                 )
-                .with_fix("drop the castling right"),
-            );
+                .fix("drop the castling right");
             continue;
         };
         if req.rights.contains(sq) {
-            diags.push(
-                Diagnostic::new(
+            diags
+                .add(
                     Code::DuplicateCastlingRight,
                     Severity::Warning,
                     Some(at + i..at + i + 1),
-                    format!(
-                        "`{}` repeats the castling right of the rook on {sq}",
-                        char::from(c)
-                    ),
+                    || {
+                        format!(
+                            "`{}` repeats the castling right of the rook on {sq}",
+                            char::from(c)
+                        )
+                    },
                 )
-                .with_fix("write each right once"),
-            );
+                .fix("write each right once");
             continue;
         }
         if !order_reported && matches!(previous, Some((pc, psq)) if pc == color && psq < sq) {
-            diags.push(order_diagnostic(field, at));
+            order_diagnostic(field, at, diags);
             order_reported = true;
         }
         previous = Some((color, sq));
@@ -163,17 +168,20 @@ pub(crate) fn read(
 
 /// `castling-order`: letters not in canonical order (White before Black, each from the h-side
 /// to the a-side), which python-chess refuses and fenguard accepts with this warning.
-fn order_diagnostic(field: &[u8], at: usize) -> Diagnostic {
-    Diagnostic::new(
-        Code::CastlingOrder,
-        Severity::Warning,
-        Some(at..at + field.len()),
-        format!(
-            "castling rights {} out of order; expected White before Black, king side first (`KQkq`)",
-            quote(field)
-        ),
-    )
-    .with_fix("write the rights in canonical order")
+fn order_diagnostic(field: &[u8], at: usize, diags: &mut Sink) {
+    diags
+        .add(
+            Code::CastlingOrder,
+            Severity::Warning,
+            Some(at..at + field.len()),
+            || {
+                format!(
+                    "castling rights {} out of order; expected White before Black, king side first (`KQkq`)",
+                    quote(field)
+                )
+            },
+        )
+        .fix("write the rights in canonical order");
 }
 
 /// The rook square a letter names, as python-chess `_set_castling_fen` reads it: `k` the
@@ -207,7 +215,7 @@ pub(crate) fn clean(
     board: &Board,
     promoted: Bitboard,
     standard: bool,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) -> Bitboard {
     let mut kept = Bitboard::EMPTY;
     for color in Color::ALL {
@@ -218,23 +226,22 @@ pub(crate) fn clean(
         }
         let ours = board.by_piece(Role::Rook.of(color)) & asked;
         for sq in asked & !ours {
-            let found = board.piece_at(sq).map_or_else(
-                || "it is empty".to_owned(),
-                |p| format!("it holds a {} {:?}", p.color, p.role).to_lowercase(),
-            );
-            diags.push(drop_right(
-                Code::CastlingWithoutRook,
-                req.span(sq),
-                format!("castling right for a {color} rook on {sq}, but {found}"),
-            ));
+            drop_right(diags, Code::CastlingWithoutRook, req.span(sq), || {
+                let found = board.piece_at(sq).map_or_else(
+                    || "it is empty".to_owned(),
+                    |p| format!("it holds a {} {:?}", p.color, p.role).to_lowercase(),
+                );
+                format!("castling right for a {color} rook on {sq}, but {found}")
+            });
         }
         let Some(king) = (board.kings() & board.by_color(color) & rank & !promoted).last() else {
             for sq in ours {
-                diags.push(drop_right(
-                    Code::CastlingWithoutKing,
-                    req.span(sq),
-                    format!("castling right for the rook on {sq}, but the {color} king is not on rank {}", backrank(color).char()),
-                ));
+                drop_right(diags, Code::CastlingWithoutKing, req.span(sq), || {
+                    format!(
+                        "castling right for the rook on {sq}, but the {color} king is not on rank {}",
+                        backrank(color).char()
+                    )
+                });
             }
             continue;
         };
@@ -242,19 +249,19 @@ pub(crate) fn clean(
         let h_side = ours.last().filter(|&r| r > king);
         for sq in ours {
             if Some(sq) != a_side && Some(sq) != h_side {
-                diags.push(drop_right(
-                    Code::ConflictingCastlingRights,
-                    req.span(sq),
-                    format!("a second castling right on the same side of the {color} king (rook on {sq}); only the outermost can castle"),
-                ));
+                drop_right(diags, Code::ConflictingCastlingRights, req.span(sq), || {
+                    format!(
+                        "a second castling right on the same side of the {color} king (rook on {sq}); only the outermost can castle"
+                    )
+                });
                 continue;
             }
             if standard && is_chess960_right(king, sq) {
-                diags.push(drop_right(
-                    Code::CastlingNeedsChess960,
-                    req.span(sq),
-                    format!("castling with the king on {king} and the rook on {sq} needs Chess960 rules; standard chess expects king on e-file, rook on a- or h-file"),
-                ));
+                drop_right(diags, Code::CastlingNeedsChess960, req.span(sq), || {
+                    format!(
+                        "castling with the king on {king} and the rook on {sq} needs Chess960 rules; standard chess expects king on e-file, rook on a- or h-file"
+                    )
+                });
                 continue;
             }
             kept.add(sq);
@@ -263,8 +270,15 @@ pub(crate) fn clean(
     kept
 }
 
-fn drop_right(code: Code, span: Option<Range<usize>>, message: String) -> Diagnostic {
-    Diagnostic::new(code, Severity::Error, span, message).with_fix("drop the castling right")
+fn drop_right(
+    diags: &mut Sink,
+    code: Code,
+    span: Option<Range<usize>>,
+    message: impl FnOnce() -> String,
+) {
+    diags
+        .add(code, Severity::Error, span, message)
+        .fix("drop the castling right");
 }
 
 /// Whether castling with these king and rook squares is outside standard chess.

@@ -21,11 +21,12 @@ mod diagnostic;
 mod geometry;
 mod parse;
 mod placement;
+mod sink;
 mod text;
 mod validate;
 mod write;
 
-pub use analysis::{Analysis, Options, Repaired, analyze};
+pub use analysis::{Analysis, Options, Repaired, analyze, valid_position};
 pub use castling::CastlingStyle;
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use geometry::Geometry;

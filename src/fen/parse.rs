@@ -8,9 +8,10 @@ use std::ops::Range;
 
 use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Rank, Square};
 
-use super::diagnostic::{Code, Diagnostic, Severity};
+use super::diagnostic::{Code, Severity};
 use super::geometry::Geometry;
 use super::placement::{parse_placement, parse_standard_fast};
+use super::sink::Sink;
 use super::text::{char_len, quote, space_len};
 
 const FIELD_NAMES: [&str; 6] = [
@@ -55,19 +56,19 @@ pub(crate) struct Parsed {
     pub fullmove: Option<u32>,
 }
 
-/// Splits `input` into fields and parses each; pushes syntax diagnostics. Returns `None` for
-/// blank input (after pushing `empty-input`).
-pub(crate) fn parse(
-    input: &[u8],
-    geometry: Geometry,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Parsed> {
+/// Splits `input` into fields and parses each; records syntax diagnostics. Returns `None` for
+/// blank input (after recording `empty-input`), and in lean mode when an error in the
+/// fields or placement already makes the input invalid.
+pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Option<Parsed> {
     let mut spans: [Option<Range<usize>>; 6] = Default::default();
     let mut count = 0usize;
     let mut extra: Option<Range<usize>> = None;
     let mut i = 0usize;
     while i < input.len() {
-        let space = space_len(input, i);
+        let space = match input[i] {
+            b' ' => 1, // the common separator
+            _ => space_len(input, i),
+        };
         if space > 0 {
             i += space;
             continue;
@@ -77,6 +78,8 @@ pub(crate) fn parse(
             let b = input[i];
             if b > b' ' && b < 0x80 {
                 i += 1; // the common case: a printable ASCII byte
+            } else if b == b' ' {
+                break;
             } else if space_len(input, i) == 0 {
                 i += char_len(input, i);
             } else {
@@ -91,38 +94,45 @@ pub(crate) fn parse(
         count += 1;
     }
     if count == 0 {
-        diags.push(Diagnostic::new(
-            Code::EmptyInput,
-            Severity::Error,
-            None,
-            "empty input; expected a FEN: placement, active color, castling, en passant, halfmove clock, fullmove number".to_owned(),
-        ));
+        diags.add(Code::EmptyInput, Severity::Error, None, || {
+            "empty input; expected a FEN: placement, active color, castling, en passant, halfmove clock, fullmove number".to_owned()
+        });
         return None;
     }
     if let Some(span) = extra {
-        diags.push(Diagnostic::new(
+        diags.add(
             Code::ExtraField,
             Severity::Error,
             Some(span.clone()),
-            format!(
-                "{} after the six FEN fields; expected nothing after the fullmove number",
-                quote(&input[span])
-            ),
-        ));
+            || {
+                format!(
+                    "{} after the six FEN fields; expected nothing after the fullmove number",
+                    quote(&input[span])
+                )
+            },
+        );
+        if diags.done() {
+            return None;
+        }
     }
     if count < 6 {
         let end = spans[count - 1].as_ref().map_or(input.len(), |s| s.end);
-        let missing = FIELD_NAMES[count..].join(", ");
-        let defaults = ["w", "-", "-", "0", "1"][count - 1..].join(" ");
-        diags.push(
-            Diagnostic::new(
+        diags
+            .add(
                 Code::MissingField,
                 Severity::Warning,
                 Some(end..end),
-                format!("missing {missing}; expected six fields"),
+                || {
+                    format!(
+                        "missing {}; expected six fields",
+                        FIELD_NAMES[count..].join(", ")
+                    )
+                },
             )
-            .with_fix(format!("append the defaults `{defaults}`")),
-        );
+            .fix_with(|| {
+                let defaults = ["w", "-", "-", "0", "1"][count - 1..].join(" ");
+                format!("append the defaults `{defaults}`")
+            });
     }
 
     let field = |n: usize| spans[n].clone().map(|s| (&input[s.clone()], s));
@@ -135,13 +145,13 @@ pub(crate) fn parse(
     // Only the 8x8 board is stored; other geometries are checked for syntax alone.
     let standard = geometry == Geometry::STANDARD;
     if field0.eq_ignore_ascii_case(b"startpos") {
-        diags.retain(|d| d.code != Code::MissingField);
-        diags.push(Diagnostic::new(
-            Code::UnknownPiece,
-            Severity::Error,
-            Some(placement),
-            "`startpos` is a UCI keyword, not a piece placement; expected `position startpos` or `position fen <FEN>`".to_owned(),
-        ));
+        diags.forget(Code::MissingField);
+        diags.add(Code::UnknownPiece, Severity::Error, Some(placement), || {
+            "`startpos` is a UCI keyword, not a piece placement; expected `position startpos` or `position fen <FEN>`".to_owned()
+        });
+        if diags.done() {
+            return None;
+        }
         return Some(Parsed {
             board: None,
             piece_at,
@@ -210,26 +220,26 @@ pub(crate) fn parse(
     let board = Board::try_from_bitboards(by_role, by_color)
         .ok()
         .filter(|_| board_ok && standard);
+    if diags.done() {
+        return None;
+    }
 
     for at in tildes {
-        diags.push(Diagnostic::new(
+        diags.add(
             Code::PromotedMarker,
             Severity::Warning,
             Some(at..at + 1),
-            "`~` marks a promoted piece (crazyhouse); not written in chess".to_owned(),
-        ));
+            || "`~` marks a promoted piece (crazyhouse); not written in chess".to_owned(),
+        );
     }
 
     let turn = match field(1) {
         None | Some((b"w", _)) => Some(Color::White),
         Some((b"b", _)) => Some(Color::Black),
         Some((text, span)) => {
-            diags.push(Diagnostic::new(
-                Code::BadActiveColor,
-                Severity::Error,
-                Some(span),
-                format!("active color {}; expected `w` or `b`", quote(text)),
-            ));
+            diags.add(Code::BadActiveColor, Severity::Error, Some(span), || {
+                format!("active color {}; expected `w` or `b`", quote(text))
+            });
             None
         }
     };
@@ -239,18 +249,14 @@ pub(crate) fn parse(
         Some((text, span)) => match parse_square(text) {
             Some(sq) => EpField::Square(sq),
             None => {
-                diags.push(
-                    Diagnostic::new(
-                        Code::BadEpSquare,
-                        Severity::Error,
-                        Some(span),
+                diags
+                    .add(Code::BadEpSquare, Severity::Error, Some(span), || {
                         format!(
                             "en passant square {}; expected `-` or a square like `e3`",
                             quote(text)
-                        ),
-                    )
-                    .with_fix("drop the en passant square"),
-                );
+                        )
+                    })
+                    .fix("drop the en passant square");
                 EpField::Bad
             }
         },
@@ -278,15 +284,11 @@ pub(crate) fn parse(
             diags,
         ) {
             Some(0) => {
-                diags.push(
-                    Diagnostic::new(
-                        Code::FullmoveZero,
-                        Severity::Warning,
-                        Some(span),
-                        "fullmove number 0; it starts at 1".to_owned(),
-                    )
-                    .with_fix("write 1"),
-                );
+                diags
+                    .add(Code::FullmoveZero, Severity::Warning, Some(span), || {
+                        "fullmove number 0; it starts at 1".to_owned()
+                    })
+                    .fix("write 1");
                 Some(1)
             }
             other => other,
@@ -324,7 +326,7 @@ fn parse_counter(
     code: Code,
     what: &str,
     default: &str,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) -> Option<u32> {
     let (negative, digits) = match text {
         [b'+', rest @ ..] => (false, rest),
@@ -342,34 +344,27 @@ fn parse_counter(
         .try_fold(0u64, |n, &d| {
             n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
         });
-    let fail = |diags: &mut Vec<Diagnostic>, code: Code, message: String| {
-        diags.push(
-            Diagnostic::new(code, Severity::Error, Some(span.clone()), message)
-                .with_fix(format!("write {default}")),
-        );
+    let mut fail = |code: Code, message: &dyn Fn() -> String| {
+        diags
+            .add(code, Severity::Error, Some(span.clone()), message)
+            .fix_with(|| format!("write {default}"));
         None
     };
     match (well_formed, value) {
-        (false, _) => fail(
-            diags,
-            code,
-            format!("{what} {}; expected a number like {default}", quote(text)),
-        ),
+        (false, _) => fail(code, &|| {
+            format!("{what} {}; expected a number like {default}", quote(text))
+        }),
         (true, Some(0)) => Some(0),
-        (true, _) if negative => fail(
-            diags,
-            code,
-            format!("{what} {} is negative; expected 0 or more", quote(text)),
-        ),
+        (true, _) if negative => fail(code, &|| {
+            format!("{what} {} is negative; expected 0 or more", quote(text))
+        }),
         (true, Some(n)) if n <= u64::from(u32::MAX) => Some(n as u32),
-        (true, _) => fail(
-            diags,
-            Code::CounterTooLarge,
+        (true, _) => fail(Code::CounterTooLarge, &|| {
             format!(
                 "{what} {} is too large; expected at most {}",
                 quote(text),
                 u32::MAX
-            ),
-        ),
+            )
+        }),
     }
 }

@@ -6,23 +6,24 @@
 
 use std::ops::Range;
 
-use super::diagnostic::{Code, Diagnostic, Severity};
+use super::diagnostic::{Code, Severity};
 use super::geometry::Geometry;
+use super::sink::Sink;
 use super::text::{char_len, plural, quote};
 
 /// Parses the placement `field` found at byte offset `at` of the input. Calls `place` for
-/// every piece on the board and pushes syntax diagnostics; returns whether the placement is
-/// well-formed (a trailing `/` is only a warning).
+/// every piece on the board and records syntax diagnostics; returns whether the placement is
+/// well-formed (a trailing `/` is only a warning). In lean mode it stops at the first error.
 pub(crate) fn parse_placement(
     field: &[u8],
     at: usize,
     geometry: Geometry,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
     mut place: impl FnMut(u8, u8, u8, usize),
 ) -> bool {
     let files = usize::from(geometry.files);
     let ranks = usize::from(geometry.ranks);
-    let errors_before = diags.len();
+    let errors_before = diags.errors();
     let mut rank_index = 0usize; // 0 = top rank
     let mut rank_start = 0usize;
     let mut width = 0usize;
@@ -36,6 +37,9 @@ pub(crate) fn parse_placement(
         geometry,
     };
     while i < field.len() {
+        if diags.done() {
+            return false;
+        }
         let c = field[i];
         if geometry.is_piece(c) {
             if width < files && rank_index < ranks {
@@ -48,16 +52,15 @@ pub(crate) fn parse_placement(
         } else if c == b'/' {
             if i + 1 == field.len() && rank_index + 1 == ranks {
                 finish_rank(&text, rank_index, width, rank_start..i, &mut unknown, diags);
-                diags.push(
-                    Diagnostic::new(
+                diags
+                    .add(
                         Code::TrailingSlash,
                         Severity::Warning,
                         Some(at + i..at + i + 1),
-                        format!("`/` after the last rank; the board has {ranks} ranks"),
+                        || format!("`/` after the last rank; the board has {ranks} ranks"),
                     )
-                    .with_fix("drop the trailing `/`"),
-                );
-                return !has_error_since(diags, errors_before);
+                    .fix("drop the trailing `/`");
+                return diags.errors() == errors_before;
             }
             finish_rank(&text, rank_index, width, rank_start..i, &mut unknown, diags);
             rank_index += 1;
@@ -73,27 +76,21 @@ pub(crate) fn parse_placement(
             let run = &field[start..i];
             let span = Some(at + start..at + i);
             if run.len() > 1 && !geometry.multi_digit_counts() {
-                diags.push(Diagnostic::new(
-                    Code::BadDigit,
-                    Severity::Error,
-                    span,
+                diags.add(Code::BadDigit, Severity::Error, span, || {
                     format!(
                         "two empty-square counts in a row {}; expected one count from 1 to {files}",
                         quote(run)
-                    ),
-                ));
+                    )
+                });
                 width += run.iter().map(|d| usize::from(d - b'0')).sum::<usize>();
             } else {
                 let n = run.iter().fold(0usize, |n, d| {
                     n.saturating_mul(10).saturating_add(usize::from(d - b'0'))
                 });
                 if n == 0 {
-                    diags.push(Diagnostic::new(
-                        Code::BadDigit,
-                        Severity::Error,
-                        span,
-                        format!("empty-square count {}; expected 1 to {files}", quote(run)),
-                    ));
+                    diags.add(Code::BadDigit, Severity::Error, span, || {
+                        format!("empty-square count {}; expected 1 to {files}", quote(run))
+                    });
                 }
                 width = width.saturating_add(n);
             }
@@ -128,24 +125,26 @@ pub(crate) fn parse_placement(
     let count = rank_index + 1;
     if count > ranks {
         let extra_start = nth_rank_start(field, ranks);
-        diags.push(Diagnostic::new(
+        diags.add(
             Code::TooManyRanks,
             Severity::Error,
             Some(at + extra_start..at + field.len()),
-            format!("the board has {count} ranks, expected {ranks}"),
-        ));
+            || format!("the board has {count} ranks, expected {ranks}"),
+        );
     } else if count < ranks {
-        diags.push(Diagnostic::new(
+        diags.add(
             Code::TooFewRanks,
             Severity::Error,
             Some(at..at + field.len()),
-            format!(
-                "the board has {count} rank{}, expected {ranks} separated by `/`",
-                plural(count)
-            ),
-        ));
+            || {
+                format!(
+                    "the board has {count} rank{}, expected {ranks} separated by `/`",
+                    plural(count)
+                )
+            },
+        );
     }
-    !has_error_since(diags, errors_before)
+    diags.errors() == errors_before
 }
 
 /// Reports the unknown characters of one rank as one diagnostic spanning them all.
@@ -153,28 +152,26 @@ fn flush_unknown(
     text: &Text<'_>,
     unknown: &mut Option<(usize, usize, usize)>,
     rank: usize,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) {
     let (field, at) = (text.field, text.at);
     let Some((start, end, count)) = unknown.take() else {
         return;
     };
-    let found = match count {
-        1 => format!("unknown piece {}", quote(&field[start..end])),
-        n => format!("{n} unknown pieces in {}", quote(&field[start..end])),
-    };
-    diags.push(Diagnostic::new(
+    diags.add(
         Code::UnknownPiece,
         Severity::Error,
         Some(at + start..at + end),
-        format!(
-            "{found} on rank {rank}; expected KQRBNP (White), kqrbnp (Black), a count of empty squares, or `/`"
-        ),
-    ));
-}
-
-fn has_error_since(diags: &[Diagnostic], from: usize) -> bool {
-    diags[from..].iter().any(Diagnostic::is_error)
+        || {
+            let found = match count {
+                1 => format!("unknown piece {}", quote(&field[start..end])),
+                n => format!("{n} unknown pieces in {}", quote(&field[start..end])),
+            };
+            format!(
+                "{found} on rank {rank}; expected KQRBNP (White), kqrbnp (Black), a count of empty squares, or `/`"
+            )
+        },
+    );
 }
 
 /// Byte offset of the start of rank number `n` (0-based from the top) in the field.
@@ -202,7 +199,7 @@ fn finish_rank(
     width: usize,
     range: Range<usize>,
     unknown: &mut Option<(usize, usize, usize)>,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) {
     let geometry = text.geometry;
     let span = text.at + range.start..text.at + range.end;
@@ -219,22 +216,16 @@ fn finish_rank(
     }
     let number = ranks - index;
     if width > files {
-        diags.push(Diagnostic::new(
-            Code::RankTooLong,
-            Severity::Error,
-            Some(span),
-            format!("rank {number} has {width} squares, expected {files}"),
-        ));
+        diags.add(Code::RankTooLong, Severity::Error, Some(span), || {
+            format!("rank {number} has {width} squares, expected {files}")
+        });
     } else if width < files {
-        diags.push(Diagnostic::new(
-            Code::RankTooShort,
-            Severity::Error,
-            Some(span),
+        diags.add(Code::RankTooShort, Severity::Error, Some(span), || {
             format!(
                 "rank {number} has {width} square{}, expected {files}",
                 plural(width)
-            ),
-        ));
+            )
+        });
     }
 }
 
@@ -257,56 +248,76 @@ const CLASSES: [u8; 256] = {
     t
 };
 
+/// Per byte for [`parse_standard_fast`], packed in one table: bits 0-3 the squares it covers
+/// (piece 1, count 1-8, else 0), bits 4-7 its piece board (`role << 1 | black`; 12 for a
+/// count, 13 a slash, 14 anything else: apart, so that they do not wait on each other), bit 8 a count, bit 9 a slash, bit 10 a byte that cannot appear in a placement.
+const STEPS: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut c = 0;
+    while c < 256 {
+        let class = CLASSES[c] as u16;
+        t[c] = match class {
+            1..=12 => 1 | (class - 1) << 4,
+            0x11..=0x18 => (class - 0x10) | 12 << 4 | 1 << 8,
+            0x20 => 13 << 4 | 1 << 9,
+            _ => 14 << 4 | 1 << 10,
+        };
+        c += 1;
+    }
+    t
+};
+
 /// Bitboards of an 8x8 placement, as `(roles pawn..king, colors white/black)`.
 pub(crate) type Bitboards = ([u64; 6], [u64; 2]);
 
 /// The fast path for a well-formed 8x8 placement (the common case): fills the bitboards and
-/// the byte offset of every piece, or returns `None` at the first irregularity (which the
-/// general [`parse_placement`] then diagnoses).
+/// the byte offset of every piece (entries of empty squares are unspecified), or returns
+/// `None` when anything is irregular (which the general [`parse_placement`] then diagnoses).
+///
+/// Branch-free per byte: the squares read so far (`seen`, in reading order from a8) must
+/// never pass the end of the current rank (`limit`), a `/` must come exactly at it, two
+/// counts must not follow each other; faults are collected and checked once at the end.
 pub(crate) fn parse_standard_fast(
     field: &[u8],
     at: usize,
     piece_at: &mut [u32; 64],
 ) -> Option<Bitboards> {
-    let mut roles = [0u64; 6];
-    let mut colors = [0u64; 2];
-    let mut rank = 7usize;
-    let mut file = 0usize;
-    let mut previous_digit = false;
+    let mut boards = [0u64; 15]; // by `role << 1 | black`; 12-14 collect non-pieces
+    let mut seen = 0u32;
+    let mut limit = 8u32;
+    let mut bad = false;
+    let mut previous_count = false;
     for (i, &c) in field.iter().enumerate() {
-        let class = CLASSES[usize::from(c)];
-        match class {
-            1..=12 => {
-                if file >= 8 {
-                    return None;
-                }
-                let sq = rank * 8 + file;
-                let code = usize::from(class - 1);
-                roles[code >> 1] |= 1 << sq;
-                colors[code & 1] |= 1 << sq;
-                piece_at[sq] = (at + i) as u32;
-                file += 1;
-                previous_digit = false;
-            }
-            0x11..=0x18 => {
-                file += usize::from(class - 0x10);
-                if previous_digit || file > 8 {
-                    return None;
-                }
-                previous_digit = true;
-            }
-            0x20 => {
-                if file != 8 || rank == 0 {
-                    return None;
-                }
-                rank -= 1;
-                file = 0;
-                previous_digit = false;
-            }
-            _ => return None,
-        }
+        let step = u32::from(STEPS[usize::from(c)]);
+        let count = step & (1 << 8) != 0;
+        let slash = step & (1 << 9) != 0;
+        let next = seen + (step & 0xf);
+        let sq = ((seen ^ 56) & 63) as usize; // reading order to a1 = 0
+        boards[(step >> 4 & 0xf) as usize] |= 1 << sq;
+        piece_at[sq] = (at + i) as u32;
+        bad |= (next > limit)
+            | (step & (1 << 10) != 0)
+            | (count & previous_count)
+            | (slash & (seen != limit));
+        limit += u32::from(slash) * 8;
+        previous_count = count;
+        seen = next;
     }
-    (rank == 0 && file == 8).then_some((roles, colors))
+    if bad || seen != 64 || limit != 64 {
+        return None;
+    }
+    let mut roles = [0u64; 6];
+    for (role, pair) in roles.iter_mut().zip(boards.chunks_exact(2)) {
+        *role = pair[0] | pair[1];
+    }
+    let colors = [0, 1].map(|black| {
+        boards[..12]
+            .iter()
+            .skip(black)
+            .step_by(2)
+            .fold(0, |a, b| a | b)
+    });
+    Some((roles, colors))
 }
 
 #[cfg(test)]
@@ -317,7 +328,7 @@ mod tests {
         let mut roles = [0u64; 6];
         let mut colors = [0u64; 2];
         let mut piece_at = [0u32; 64];
-        let mut diags = Vec::new();
+        let mut diags = Sink::detailed();
         let ok = parse_placement(
             field,
             3,
@@ -346,7 +357,10 @@ mod tests {
             let (ok, bitboards, general_at) = general(field);
             assert!(ok);
             assert_eq!(fast, Some(bitboards));
-            assert_eq!(piece_at, general_at);
+            let occupied = bitboards.1[0] | bitboards.1[1];
+            for sq in (0..64).filter(|sq| occupied >> sq & 1 == 1) {
+                assert_eq!(piece_at[sq], general_at[sq], "square {sq} of {field:?}");
+            }
         }
     }
 
@@ -358,6 +372,17 @@ mod tests {
             b"44/8/8/8/8/8/8/8",
             b"8/8/8/8/8/8/8/8/",
             b"Q~7/8/8/8/8/8/8/8",
+            b"8/8/8/8/8/8/8/8/8",
+            b"7/8/8/8/8/8/8/9",
+            b"8/8/8/8/8/8/8/71",
+            b"8/8/8/8/8/8/8/17",
+            b"8/8/8/8/8/8/8/P7P",
+            b"8/8/8/8/8/8/8/8P",
+            b"8/8/8/8/8/8/8/08",
+            b"8/8/8/8/8/8/8//8",
+            b"8/8/8/8/8/8/8/7x",
+            b"8/8/8/8/8/8/8/k6",
+            b"",
         ] {
             assert_eq!(parse_standard_fast(field, 0, &mut [0; 64]), None);
         }

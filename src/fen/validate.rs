@@ -8,7 +8,8 @@ use std::ops::Range;
 use shakmaty::{Bitboard, Board, Color, Rank, Role, Square, attacks};
 
 use super::castling::{self, Requested};
-use super::diagnostic::{Code, Diagnostic, Severity};
+use super::diagnostic::{Code, Severity};
+use super::sink::Sink;
 
 /// What validation keeps of a position.
 #[derive(Debug, Clone, Copy)]
@@ -35,7 +36,8 @@ impl Places<'_> {
     }
 }
 
-/// Validates; pushes diagnostics and returns what survives.
+/// Validates; records diagnostics and returns what survives. In lean mode it may stop at the
+/// first error (the result is then meaningless: the input is invalid).
 pub(crate) fn validate(
     board: &Board,
     turn: Color,
@@ -43,70 +45,87 @@ pub(crate) fn validate(
     ep: Option<Square>,
     standard: bool,
     places: &Places<'_>,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Sink,
 ) -> Checked {
     let mut kings_ok = true;
     for color in Color::ALL {
         let kings = board.kings() & board.by_color(color);
         if kings.is_empty() {
             kings_ok = false;
-            diags.push(Diagnostic::new(
+            diags.add(
                 Code::MissingKing,
                 Severity::Error,
                 Some(places.placement.clone()),
-                format!("there is no {color} king; expected exactly one"),
-            ));
+                || format!("there is no {color} king; expected exactly one"),
+            );
         } else if kings.more_than_one() {
             kings_ok = false;
             for sq in kings.into_iter().skip(1) {
-                diags.push(Diagnostic::new(
+                diags.add(
                     Code::TooManyKings,
                     Severity::Error,
                     places.square(sq),
-                    format!(
-                        "{} {color} kings; expected exactly one (another on {sq})",
-                        kings.count()
-                    ),
-                ));
+                    || {
+                        format!(
+                            "{} {color} kings; expected exactly one (another on {sq})",
+                            kings.count()
+                        )
+                    },
+                );
             }
         }
         let pieces = board.by_color(color).count();
         let pawns = (board.pawns() & board.by_color(color)).count();
         if pieces > 16 || pawns > 8 {
-            diags.push(Diagnostic::new(
+            diags.add(
                 Code::TooMuchMaterial,
                 Severity::Error,
                 Some(places.placement.clone()),
-                format!("{color} has {pieces} pieces and {pawns} pawns; expected at most 16 pieces and 8 pawns"),
-            ));
+                || format!("{color} has {pieces} pieces and {pawns} pawns; expected at most 16 pieces and 8 pawns"),
+            );
         }
     }
     for sq in board.pawns() & Bitboard::BACKRANKS {
-        diags.push(Diagnostic::new(
+        diags.add(
             Code::PawnOnBackRank,
             Severity::Error,
             places.square(sq),
-            format!("pawn on {sq}; pawns cannot stand on rank 1 or 8"),
-        ));
+            || format!("pawn on {sq}; pawns cannot stand on rank 1 or 8"),
+        );
+    }
+    let stopped = Checked {
+        rights: Bitboard::EMPTY,
+        ep: None,
+    };
+    if diags.done() {
+        return stopped;
     }
 
     let rights = castling::clean(req, board, places.promoted, standard, diags);
     let mut valid_ep = ep.filter(|&sq| check_ep(board, turn, sq, places, diags));
+    if diags.done() {
+        return stopped;
+    }
 
     if kings_ok {
         let them = board.kings() & board.by_color(!turn) & !places.promoted;
         if let Some(their_king) = them.last()
             && board.attacks_to(their_king, turn, board.occupied()).any()
         {
-            diags.push(Diagnostic::new(
+            diags.add(
                 Code::OppositeCheck,
                 Severity::Error,
                 places.square(their_king),
-                format!(
-                    "the {} king on {their_king} is in check, but {turn} is to move",
-                    !turn
-                ),
-            ));
+                || {
+                    format!(
+                        "the {} king on {their_king} is in check, but {turn} is to move",
+                        !turn
+                    )
+                },
+            );
+            if diags.done() {
+                return stopped;
+            }
         }
         if let Some(our_king) = (board.kings() & board.by_color(turn) & !places.promoted).last() {
             let checkers = board.attacks_to(our_king, !turn, board.occupied());
@@ -114,27 +133,25 @@ pub(crate) fn validate(
             let with_ep =
                 valid_ep.is_some() && impossible_check(board, turn, our_king, checkers, valid_ep);
             if without_ep {
-                diags.push(Diagnostic::new(
+                diags.add(
                     Code::ImpossibleCheck,
                     Severity::Error,
                     places.square(our_king),
-                    format!(
-                        "the {turn} king on {our_king} is checked by {} pieces that no single move can have uncovered",
-                        checkers.count()
-                    ),
-                ));
+                    || {
+                        format!(
+                            "the {turn} king on {our_king} is checked by {} pieces that no single move can have uncovered",
+                            checkers.count()
+                        )
+                    },
+                );
             } else if with_ep {
-                diags.push(
-                    Diagnostic::new(
-                        Code::ImpossibleCheck,
-                        Severity::Error,
-                        places.ep.clone(),
+                diags
+                    .add(Code::ImpossibleCheck, Severity::Error, places.ep.clone(), || {
                         format!(
                             "the {turn} king on {our_king} is in check, which the double pawn push the en passant square implies cannot have given"
-                        ),
-                    )
-                    .with_fix("drop the en passant square"),
-                );
+                        )
+                    })
+                    .fix("drop the en passant square");
                 valid_ep = None;
             }
         }
@@ -146,47 +163,39 @@ pub(crate) fn validate(
 }
 
 /// python-chess `_valid_ep_square`; pushes the reason when the square is not valid.
-fn check_ep(
-    board: &Board,
-    turn: Color,
-    sq: Square,
-    places: &Places<'_>,
-    diags: &mut Vec<Diagnostic>,
-) -> bool {
+fn check_ep(board: &Board, turn: Color, sq: Square, places: &Places<'_>, diags: &mut Sink) -> bool {
     let expected = turn.fold_wb(Rank::Sixth, Rank::Third);
-    let fail = |code: Code, message: String| {
-        Diagnostic::new(code, Severity::Error, places.ep.clone(), message)
-            .with_fix("drop the en passant square")
+    let mut fail = |code: Code, message: &dyn Fn() -> String| {
+        diags
+            .add(code, Severity::Error, places.ep.clone(), message)
+            .fix("drop the en passant square");
+        false
     };
     if sq.rank() != expected {
-        diags.push(fail(
-            Code::EpSquareWrongRank,
+        return fail(Code::EpSquareWrongRank, &|| {
             format!(
                 "en passant square {sq} with {turn} to move; expected a square on rank {}",
                 expected.char()
-            ),
-        ));
-        return false;
+            )
+        });
     }
     let pushed_to = sq.xor(Square::A2);
     let pushed_from = sq.xor(Square::A4);
     if !board.by_piece(Role::Pawn.of(!turn)).contains(pushed_to) {
-        diags.push(fail(
-            Code::EpWithoutPawn,
+        return fail(Code::EpWithoutPawn, &|| {
             format!(
                 "en passant square {sq}, but no {} pawn stands on {pushed_to}",
                 !turn
-            ),
-        ));
-        return false;
+            )
+        });
     }
     for occupied in [sq, pushed_from] {
         if board.occupied().contains(occupied) {
-            diags.push(fail(
-                Code::EpSquareOccupied,
-                format!("en passant square {sq}, but {occupied} is occupied; the pawn cannot have just passed it"),
-            ));
-            return false;
+            return fail(Code::EpSquareOccupied, &|| {
+                format!(
+                    "en passant square {sq}, but {occupied} is occupied; the pawn cannot have just passed it"
+                )
+            });
         }
     }
     true

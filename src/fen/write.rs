@@ -77,7 +77,9 @@ impl FenDisplay<'_> {
     }
 }
 
-/// Appends the piece placement: a mailbox filled from the bitboards, then one pass per rank.
+/// Appends the piece placement: a mailbox filled from the bitboards, then one branch-free
+/// pass over the squares into a stack buffer (at most 71 bytes), copied once. Every square
+/// writes a pending count and its piece, and advances past what applies.
 fn append_board(buf: &mut Vec<u8>, board: &Board) {
     let mut mailbox = [0u8; 64];
     for color in Color::ALL {
@@ -89,26 +91,24 @@ fn append_board(buf: &mut Vec<u8>, board: &Board) {
             }
         }
     }
+    let mut text = [0u8; 80];
+    let mut n = 0;
     for rank in (0..8).rev() {
         let mut empty = 0u8;
         for &c in &mailbox[rank * 8..rank * 8 + 8] {
-            if c == 0 {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    buf.push(b'0' + empty);
-                    empty = 0;
-                }
-                buf.push(c);
-            }
+            let piece = c != 0;
+            text[n] = b'0' + empty;
+            n += usize::from(piece & (empty > 0));
+            text[n] = c;
+            n += usize::from(piece);
+            empty = if piece { 0 } else { empty + 1 };
         }
-        if empty > 0 {
-            buf.push(b'0' + empty);
-        }
-        if rank > 0 {
-            buf.push(b'/');
-        }
+        text[n] = b'0' + empty;
+        n += usize::from(empty > 0);
+        text[n] = b'/';
+        n += 1;
     }
+    buf.extend_from_slice(&text[..n - 1]);
 }
 
 fn append_number(buf: &mut Vec<u8>, n: u32) {
