@@ -131,7 +131,7 @@ impl GuiOut {
                 self.write_some().await;
             }
         };
-        if tokio::time::timeout(limit, drain).await.is_err() {
+        if super::timer::timeout(limit, drain).await.is_none() {
             tracing::warn!("the GUI did not read fenguard's last output");
         }
     }

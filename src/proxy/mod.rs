@@ -8,6 +8,7 @@
 
 pub mod codec;
 pub mod engine;
+pub mod gate;
 pub mod gui;
 pub mod gui_out;
 pub mod pipe_out;
@@ -15,6 +16,8 @@ pub mod relay;
 pub mod signals;
 #[cfg(unix)]
 pub mod stdio_pipe;
+pub mod timer;
+pub mod watch;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -74,8 +77,9 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     });
     tracing::info!("fenguard {} starting", env!("CARGO_PKG_VERSION"));
 
+    // No time driver: see `timer`.
     let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
+        .enable_io()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let status = runtime.block_on(async {
