@@ -131,7 +131,7 @@ impl GuiOut {
                 self.write_some().await;
             }
         };
-        if super::timer::timeout(limit, drain).await.is_none() {
+        if tokio::time::timeout(limit, drain).await.is_err() {
             tracing::warn!("the GUI did not read fenguard's last output");
         }
     }

@@ -16,7 +16,6 @@ pub mod relay;
 pub mod signals;
 #[cfg(unix)]
 pub mod stdio_pipe;
-pub mod timer;
 pub mod watch;
 
 use std::ffi::OsString;
@@ -77,9 +76,8 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     });
     tracing::info!("fenguard {} starting", env!("CARGO_PKG_VERSION"));
 
-    // No time driver: see `timer`.
     let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
+        .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let status = runtime.block_on(async {

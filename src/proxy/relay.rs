@@ -7,6 +7,7 @@
 //! are already available are handled together and the output flushed once after them, so a
 //! lone `bestmove` is flushed at once and a burst of `info` lines costs few system calls.
 
+use std::pin::Pin;
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
@@ -20,7 +21,6 @@ use super::gui::{GuiIn, GuiInput};
 use super::gui_out::GuiOut;
 use super::pipe_out::PipeOut;
 use super::signals::Signals;
-use super::timer::Timer;
 use super::watch::{Event, Watch};
 use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
 use crate::session::{Action, EngineExit, Session};
@@ -38,7 +38,7 @@ struct Shell<'a> {
     gui: GuiOut,
     logs: &'a mut Logs,
     quit_grace: Duration,
-    grace: Option<Timer>,
+    grace: Option<Pin<Box<tokio::time::Sleep>>>,
     finish: Option<u8>,
 }
 
@@ -77,7 +77,7 @@ pub async fn run(
     let (mut gui_open, mut out_open, mut err_open) = (true, true, true);
     let mut exited: Option<EngineExit> = None;
     let mut signal_status: Option<u8> = None;
-    let mut drain: Option<Timer> = None;
+    let mut drain: Option<Pin<Box<tokio::time::Sleep>>> = None;
 
     loop {
         if let Some(exit) = exited.filter(|_| !out_open && !err_open) {
@@ -141,7 +141,7 @@ pub async fn run(
             event = watch.next() => match event {
                 Event::Exited(exit) => {
                     exited = Some(exit);
-                    drain = Some(Timer::after(DRAIN));
+                    drain = Some(Box::pin(tokio::time::sleep(DRAIN)));
                 }
                 Event::Signal(signal) => {
                     tracing::warn!("received {}: killing the engine and exiting", signal.name);
@@ -172,7 +172,9 @@ impl Shell<'_> {
                 Action::ToEngine(line) => self.engine_in.push(&line),
                 Action::ToGui(line) => self.gui.push(&line),
                 Action::CloseEngineInput => self.engine_in.close_when_written(),
-                Action::StartQuitGrace => self.grace = Some(Timer::after(self.quit_grace)),
+                Action::StartQuitGrace => {
+                    self.grace = Some(Box::pin(tokio::time::sleep(self.quit_grace)))
+                }
                 Action::Record(record) => {
                     if let Some(positions) = &mut self.logs.positions {
                         positions.write(&record);
@@ -205,9 +207,9 @@ fn log(level: tracing::Level, message: &str) {
 }
 
 /// Waits for an armed timer (the `select!` guard keeps an unarmed one from being polled).
-async fn wait(timer: &mut Option<Timer>) {
+async fn wait(timer: &mut Option<Pin<Box<tokio::time::Sleep>>>) {
     match timer {
-        Some(timer) => timer.await,
+        Some(sleep) => sleep.as_mut().await,
         None => std::future::pending().await,
     }
 }

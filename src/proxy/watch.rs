@@ -127,3 +127,52 @@ fn engine_exit(status: std::io::Result<std::process::ExitStatus>) -> EngineExit 
         killed: false,
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn child(script: &str) -> Child {
+        tokio::process::Command::new("sh")
+            .args(["-c", script])
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap()
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn engine_exit_is_reported_with_its_code() {
+        let event = runtime().block_on(async {
+            let mut watch = Watch::start(child("exit 3"), Signals::install());
+            watch.next().await
+        });
+        let exit = EngineExit {
+            code: Some(3),
+            signal: None,
+            killed: false,
+        };
+        assert_eq!(event, Event::Exited(exit));
+    }
+
+    #[test]
+    fn killed_engine_is_reported_as_killed() {
+        let event = runtime().block_on(async {
+            let mut watch = Watch::start(child("sleep 30"), Signals::install());
+            watch.kill();
+            watch.next().await
+        });
+        let exit = EngineExit {
+            code: None,
+            signal: Some(libc::SIGKILL),
+            killed: true,
+        };
+        assert_eq!(event, Event::Exited(exit));
+    }
+}
