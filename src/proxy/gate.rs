@@ -35,12 +35,14 @@ impl Flag {
 impl ArcWake for Flag {
     fn wake_by_ref(arc_self: &Arc<Self>) {
         arc_self.woken.store(true, Ordering::Release);
+        // Woken outside the lock, so a waker that polls at once cannot deadlock on it.
         let outer = arc_self
             .outer
             .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(waker) = &*outer {
-            waker.wake_by_ref();
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if let Some(waker) = outer {
+            waker.wake();
         }
     }
 }
