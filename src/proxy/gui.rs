@@ -9,7 +9,7 @@ use std::io::Read as _;
 
 use bytes::BytesMut;
 #[cfg(unix)]
-use futures_util::{FutureExt as _, StreamExt as _};
+use futures_util::StreamExt as _;
 use tokio::sync::mpsc;
 use tokio_util::codec::Decoder as _;
 
@@ -38,7 +38,9 @@ enum Source {
     #[cfg(unix)]
     /// Fields drop in order: the duplicated descriptor closes before the flags are restored.
     Pipe {
-        framed: tokio_util::codec::FramedRead<tokio::process::ChildStdout, LineCodec>,
+        framed: super::gate::Gated<
+            tokio_util::codec::FramedRead<tokio::process::ChildStdout, LineCodec>,
+        >,
         _restore: super::stdio_pipe::RestoreFlags,
     },
     Thread(mpsc::Receiver<GuiInput>),
@@ -59,7 +61,7 @@ impl GuiIn {
             );
             return GuiIn {
                 source: Source::Pipe {
-                    framed,
+                    framed: super::gate::Gated::new(framed),
                     _restore: restore,
                 },
             };
@@ -82,7 +84,7 @@ impl GuiIn {
     pub fn try_next(&mut self) -> Option<GuiInput> {
         match &mut self.source {
             #[cfg(unix)]
-            Source::Pipe { framed, .. } => framed.next().now_or_never().map(from_stream),
+            Source::Pipe { framed, .. } => framed.next_now().map(from_stream),
             Source::Thread(rx) => match rx.try_recv() {
                 Ok(input) => Some(input),
                 Err(mpsc::error::TryRecvError::Empty) => None,

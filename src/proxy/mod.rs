@@ -8,6 +8,7 @@
 
 pub mod codec;
 pub mod engine;
+pub mod gate;
 pub mod gui;
 pub mod gui_out;
 pub mod pipe_out;
@@ -15,6 +16,7 @@ pub mod relay;
 pub mod signals;
 #[cfg(unix)]
 pub mod stdio_pipe;
+pub mod watch;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

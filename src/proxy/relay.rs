@@ -1,24 +1,27 @@
 //! The relay loop: one task that owns the session, the engine's pipes and the GUI's output,
 //! and carries out the session's actions.
 //!
-//! It waits (`tokio::select!`) on GUI input, engine output, engine stderr, the engine's exit,
-//! the quit grace timer and signals. Lines that are already available are handled together
-//! and the output flushed once after them, so a lone `bestmove` is flushed at once and a burst
-//! of `info` lines costs few system calls.
+//! It waits (`tokio::select!`) on GUI input, engine output, engine stderr,
+//! the [watcher](super::watch) (the engine's exit and signals) and the quit grace timer; each
+//! pipe is [gated](super::gate), so a pass of the loop polls only what was woken. Lines that
+//! are already available are handled together and the output flushed once after them, so a
+//! lone `bestmove` is flushed at once and a burst of `info` lines costs few system calls.
 
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
-use futures_util::{FutureExt as _, StreamExt as _};
+use futures_util::StreamExt as _;
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio_util::codec::FramedRead;
 
 use super::codec::{Frame, LineCodec, MAX_LINE};
 use super::engine::Engine;
+use super::gate::Gated;
 use super::gui::{GuiIn, GuiInput};
 use super::gui_out::GuiOut;
 use super::pipe_out::PipeOut;
 use super::signals::Signals;
+use super::watch::{Event, Watch};
 use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
 use crate::session::{Action, EngineExit, Session};
 
@@ -48,18 +51,19 @@ pub async fn run(
     start: Vec<Action>,
 ) -> u8 {
     let Engine {
-        mut child,
+        child,
         stdin,
         stdout,
         stderr,
         ..
     } = engine;
     let mut gui_in = GuiIn::open(MAX_LINE);
-    let mut engine_out: FramedRead<ChildStdout, LineCodec> =
-        FramedRead::with_capacity(stdout, LineCodec::new(MAX_LINE), READ_CAPACITY);
-    let mut engine_err: FramedRead<ChildStderr, LineCodec> =
-        FramedRead::new(stderr, LineCodec::new(MAX_LINE));
-    let mut signals = Signals::install();
+    let mut engine_out: Gated<FramedRead<ChildStdout, LineCodec>> = Gated::new(
+        FramedRead::with_capacity(stdout, LineCodec::new(MAX_LINE), READ_CAPACITY),
+    );
+    let mut engine_err: Gated<FramedRead<ChildStderr, LineCodec>> =
+        Gated::new(FramedRead::new(stderr, LineCodec::new(MAX_LINE)));
+    let mut watch = Watch::start(child, Signals::install());
     let mut shell = Shell {
         engine_in: PipeOut::new(stdin),
         gui: GuiOut::open(),
@@ -72,13 +76,11 @@ pub async fn run(
 
     let (mut gui_open, mut out_open, mut err_open) = (true, true, true);
     let mut exited: Option<EngineExit> = None;
-    let mut killed = false;
     let mut signal_status: Option<u8> = None;
     let mut drain: Option<Pin<Box<tokio::time::Sleep>>> = None;
 
     loop {
-        if let Some(mut exit) = exited.filter(|_| !out_open && !err_open) {
-            exit.killed |= killed;
+        if let Some(exit) = exited.filter(|_| !out_open && !err_open) {
             shell.apply(session.on_engine_exit(exit));
             break;
         }
@@ -124,7 +126,7 @@ pub async fn run(
                     if handled == BATCH {
                         break;
                     }
-                    match engine_out.next().now_or_never() {
+                    match engine_out.next_now() {
                         Some(more) => next = more,
                         None => break,
                     }
@@ -138,10 +140,16 @@ pub async fn run(
                 Some(Ok(Frame::Line(line) | Frame::Overlong { chunk: line, .. })) => shell.engine_stderr(&line),
                 Some(Err(_)) | None => err_open = false,
             },
-            status = child.wait(), if exited.is_none() => {
-                exited = Some(engine_exit(status));
-                drain = Some(Box::pin(tokio::time::sleep(DRAIN)));
-            }
+            event = watch.next() => match event {
+                Event::Exited(exit) => {
+                    exited = Some(exit);
+                    drain = Some(Box::pin(tokio::time::sleep(DRAIN)));
+                }
+                Event::Signal(signal) => {
+                    tracing::warn!("received {}: killing the engine and exiting", signal.name);
+                    signal_status = Some(signal.exit_status);
+                }
+            },
             () = wait(&mut drain), if drain.is_some() => {
                 tracing::warn!("engine output still open {} ms after it exited: not waiting", DRAIN.as_millis());
                 (out_open, err_open, drain) = (false, false, None);
@@ -150,16 +158,7 @@ pub async fn run(
                 shell.grace = None;
                 if exited.is_none() {
                     tracing::warn!("engine still running {} ms after quit: killing it", shell.quit_grace.as_millis());
-                    killed = true;
-                    let _ = child.start_kill();
-                }
-            }
-            signal = signals.recv() => {
-                tracing::warn!("received {}: killing the engine and exiting", signal.name);
-                signal_status = Some(signal.exit_status);
-                if exited.is_none() {
-                    killed = true;
-                    let _ = child.start_kill();
+                    watch.kill();
                 }
             }
         }
@@ -219,19 +218,4 @@ async fn wait(timer: &mut Option<Pin<Box<tokio::time::Sleep>>>) {
 
 fn trim_newline(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\n").unwrap_or(line)
-}
-
-fn engine_exit(status: std::io::Result<std::process::ExitStatus>) -> EngineExit {
-    let Ok(status) = status else {
-        return EngineExit::default();
-    };
-    #[cfg(unix)]
-    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
-    #[cfg(not(unix))]
-    let signal = None;
-    EngineExit {
-        code: status.code(),
-        signal,
-        killed: false,
-    }
 }
