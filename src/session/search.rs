@@ -4,6 +4,7 @@
 //! `search` record per search.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::time::Instant;
 
 use bytes::Bytes;
@@ -14,14 +15,17 @@ use super::position::{lossy, move_diag, split_terminator};
 use super::record::{Event, SearchRecord};
 use super::{Action, Session};
 use crate::config::OnInvalid;
-use crate::uci::{check_bestmove, rewrite_engine_line, tokens, translate_searchmoves};
+use crate::uci::{
+    MoveCode, Severity, check_bestmove, parse_go, rewrite_engine_line, splice, tokens,
+    translate_searchmoves,
+};
 
 /// An open search.
 #[derive(Debug, Clone)]
 pub(super) struct Search {
     /// `seq` of the position record it searches.
     position_seq: Option<u64>,
-    /// The `go` line as sent (or as received, when fenguard answers it).
+    /// The `go` line as the GUI sent it (its `searchmoves` in the GUI's notation).
     go: String,
     /// When the GUI sent `go`, if the shell said.
     started: Option<Instant>,
@@ -61,27 +65,75 @@ impl Session {
             return;
         }
         let mut sent = line.clone();
-        if let Some(root) = &self.current
+        if let Some(root) = self.current.clone()
             && tokens(body).any(|t| t.text == b"searchmoves")
         {
-            let positions = &self.settings.positions;
-            let repair = positions.on_invalid == OnInvalid::Repair;
-            let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
-            let (rewritten, diags) = translate_searchmoves(&line, root, gui, engine, repair);
-            for d in &diags {
-                self.report(out, format!("searchmoves: {}: {}", d.code, d.message));
-            }
-            if let Cow::Owned(bytes) = rewritten {
-                sent = Bytes::from(bytes);
+            match self.checked_searchmoves(out, &line, &root) {
+                Some(checked) => sent = checked,
+                None => {
+                    let search = Search {
+                        position_seq: self.position_seq,
+                        go: lossy(body),
+                        started: now,
+                        root: Some(root),
+                    };
+                    self.answer_null(out, search, &line, now);
+                    return;
+                }
             }
         }
         self.search = Some(Search {
             position_seq: self.position_seq,
-            go: lossy(split_terminator(&sent).0),
+            go: lossy(body),
             started: now,
             root: self.current.clone(),
         });
         self.forward_to_engine(out, sent);
+    }
+
+    /// The `go` line with its `searchmoves` checked in `root` and translated into the engine's
+    /// notation (SPEC 6: like the `moves` list). A move that is not legal there is reported
+    /// and, unless `on_invalid = "forward"`, removed from the list: an engine told to search an
+    /// illegal move answers nonsense or crashes (public case R10). `None` when every listed
+    /// move was removed: then no legal move is left to search and fenguard answers the `go`
+    /// itself with `bestmove 0000`.
+    fn checked_searchmoves(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: &Bytes,
+        root: &Chess,
+    ) -> Option<Bytes> {
+        let on_invalid = self.settings.positions.on_invalid;
+        let repair = on_invalid == OnInvalid::Repair;
+        let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
+        let (rewritten, diags) = translate_searchmoves(line, root, gui, engine, repair);
+        for d in &diags {
+            self.report(out, format!("searchmoves: {}: {}", d.code, d.message));
+        }
+        let unusable: Vec<(Range<usize>, Vec<u8>)> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter(|d| !(repair && d.code == MoveCode::MissingPromotion))
+            .filter_map(|d| d.span.clone())
+            .map(|span| (with_leading_blanks(line, span), Vec::new()))
+            .collect();
+        if unusable.is_empty() || on_invalid == OnInvalid::Forward {
+            return Some(match rewritten {
+                Cow::Owned(bytes) => Bytes::from(bytes),
+                Cow::Borrowed(_) => line.clone(),
+            });
+        }
+        let listed = parse_go(line).map_or(0, |go| go.searchmoves.len());
+        if unusable.len() >= listed {
+            self.report(
+                out,
+                "searchmoves: no legal move left to search; answered with bestmove 0000".to_owned(),
+            );
+            return None;
+        }
+        let cleaned = splice(line, &unusable).into_owned();
+        let (rewritten, _) = translate_searchmoves(&cleaned, root, gui, engine, repair);
+        Some(Bytes::from(rewritten.into_owned()))
     }
 
     /// `stop` / `ponderhit`: answers a held `go` with `bestmove 0000` (not forwarded), else
@@ -196,4 +248,13 @@ impl Session {
         });
         out.push(self.record(event));
     }
+}
+
+/// `span` widened to the blanks before it, so that removing it leaves single separators.
+fn with_leading_blanks(line: &[u8], span: Range<usize>) -> Range<usize> {
+    let start = line[..span.start]
+        .iter()
+        .rposition(|b| !matches!(b, b' ' | b'\t'))
+        .map_or(0, |i| i + 1);
+    start..span.end
 }

@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::config::{Chess960Mode, OnInvalid};
 
 fn reject(s: &mut Session) {
     gui(s, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1");
@@ -121,10 +122,45 @@ fn info_lines_pass_through_unchanged_when_notations_agree() {
 }
 
 #[test]
-fn illegal_searchmoves_move_is_reported_and_left_as_sent() {
+fn illegal_searchmoves_move_is_reported_and_removed() {
     let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    let go = gui(&mut s, "go depth 2 searchmoves e2e5 e2e4 movetime 5");
+    assert_eq!(
+        to_engine(&go),
+        vec!["go depth 2 searchmoves e2e4 movetime 5\n"]
+    );
+    assert!(to_gui(&go)[0].starts_with("info string fenguard: searchmoves: illegal-move: "));
+}
+
+#[test]
+fn searchmoves_with_no_legal_move_is_answered_with_null_bestmove() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    let go = gui(&mut s, "go nodes 1 searchmoves e1c1 b8e8");
+    assert!(to_engine(&go).is_empty());
+    let answer = to_gui(&go);
+    assert_eq!(answer.last().map(String::as_str), Some("bestmove 0000\n"));
+    assert_eq!(
+        search_records(&go)[0].go,
+        "go nodes 1 searchmoves e1c1 b8e8"
+    );
+}
+
+#[test]
+fn forward_mode_sends_illegal_searchmoves_as_given() {
+    let mut s = session_with(|p| p.on_invalid = OnInvalid::Forward);
     gui(&mut s, "position startpos");
     let go = gui(&mut s, "go searchmoves e2e5 e2e4");
     assert_eq!(to_engine(&go), vec!["go searchmoves e2e5 e2e4\n"]);
-    assert!(to_gui(&go)[0].starts_with("info string fenguard: searchmoves: illegal-move: "));
+}
+
+#[test]
+fn search_record_keeps_the_guis_go_line() {
+    let mut s = session_with(|p| p.chess960 = Chess960Mode::Detect);
+    engine(&mut s, "option name UCI_Chess960 type check default false");
+    gui(&mut s, "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1");
+    gui(&mut s, "go depth 3 searchmoves f1g1");
+    let best = engine(&mut s, "bestmove f1g1");
+    assert_eq!(search_records(&best)[0].go, "go depth 3 searchmoves f1g1");
 }
