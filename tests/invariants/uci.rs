@@ -23,7 +23,7 @@ pub const ROOTS: [&str; 6] = [
     "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1",
     "1rk5/8/8/8/8/8/8/RK6 w Qb - 0 1",
     "4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1",
-    "5k2/8/8/8/8/8/8/4KR2 w K - 0 1",
+    "k7/8/8/8/8/8/8/4KR2 w K - 0 1",
 ];
 
 const NOTATIONS: [Notation; 2] = [Notation::Standard, Notation::Chess960];
