@@ -8,7 +8,7 @@ mod invariants;
 
 use bytes::Bytes;
 use fenguard::session::{Action, Event, PositionRecord, Session, Verdict};
-use invariants::{Driver, Input, settings_from};
+use invariants::{Driver, Input, settings_from, to_gui};
 use proptest::prelude::*;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -139,12 +139,12 @@ proptest! {
             "no diagnostic at byte {} of {:?}: {:?}", at, String::from_utf8_lossy(&line),
             record.diagnostics
         );
-        for line in gui_lines(&driver.actions) {
+        for line in to_gui(&driver.actions) {
             let text = std::str::from_utf8(line);
             prop_assert!(text.is_ok(), "{:?}", line);
         }
         if record.verdict == Verdict::Rejected {
-            prop_assert!(gui_lines(&driver.actions)
+            prop_assert!(to_gui(&driver.actions)
                 .iter()
                 .any(|l| l.starts_with(b"info string fenguard: rejected position: ")));
         }
@@ -164,16 +164,6 @@ fn position_record(actions: &[Action]) -> PositionRecord {
         .collect();
     assert_eq!(found.len(), 1, "{actions:?}");
     found.into_iter().next().expect("one record")
-}
-
-fn gui_lines(actions: &[Action]) -> Vec<&Bytes> {
-    actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::ToGui(l) => Some(l),
-            _ => None,
-        })
-        .collect()
 }
 
 /// `n` legal moves from the start position, chosen by a fixed xorshift sequence among the

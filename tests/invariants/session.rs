@@ -119,7 +119,8 @@ fn to_engine(actions: &[Action]) -> Vec<&Bytes> {
         .collect()
 }
 
-fn to_gui(actions: &[Action]) -> Vec<&Bytes> {
+/// The lines written to the GUI, in order.
+pub fn to_gui(actions: &[Action]) -> Vec<&Bytes> {
     actions
         .iter()
         .filter_map(|a| match a {
