@@ -156,14 +156,20 @@ impl Session {
         }
     }
 
-    /// Sends `info string fenguard: <text>` to the GUI (line breaks in `text` become spaces).
+    /// Sends `info string fenguard: <text>` to the GUI as one clean line: line breaks and
+    /// tabs in `text` become spaces, other control characters (NUL, ESC, C1 ...) are escaped
+    /// as `\u{..}`, so a GUI never receives raw control bytes (`text` is UTF-8 already: input
+    /// bytes reach messages lossily decoded).
     fn say(&self, out: &mut Vec<Action>, text: &str) {
         let mut line = String::with_capacity(text.len() + 24);
         line.push_str("info string fenguard: ");
-        line.extend(
-            text.chars()
-                .map(|c| if c == '\n' || c == '\r' { ' ' } else { c }),
-        );
+        for c in text.chars() {
+            match c {
+                '\n' | '\r' | '\t' => line.push(' '),
+                c if c.is_control() => line.extend(c.escape_unicode()),
+                c => line.push(c),
+            }
+        }
         line.push('\n');
         self.forward_to_gui(out, Bytes::from(line));
     }

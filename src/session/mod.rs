@@ -31,6 +31,7 @@ use shakmaty::Chess;
 use tracing::Level;
 
 pub mod chess960;
+mod gui_stream;
 mod intercept;
 pub mod options;
 pub mod position;
@@ -123,6 +124,8 @@ pub struct Session {
     search: Option<search::Search>,
     /// A `go infinite` / `go ponder` after a rejection, answered at `stop` / `ponderhit`.
     held: Option<search::Search>,
+    /// Whole lines to the GUI: own lines wait while an engine line is half relayed.
+    gui_stream: gui_stream::GuiStream,
 }
 
 impl Session {
@@ -145,6 +148,7 @@ impl Session {
             rejected: false,
             search: None,
             held: None,
+            gui_stream: gui_stream::GuiStream::default(),
         }
     }
 
@@ -211,6 +215,7 @@ impl Session {
             }
             _ => self.forward_to_engine(&mut out, line),
         }
+        self.gui_stream.hold_own_writes(&mut out);
         out
     }
 
@@ -264,12 +269,15 @@ impl Session {
             }
             _ => self.forward_to_gui(&mut out, line),
         }
+        self.gui_stream.after_engine_writes(&mut out);
         out
     }
 
     /// A piece of an engine line longer than the line cap: relayed unchanged.
     pub fn on_engine_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        self.overlong(Direction::FromEngine, chunk, first)
+        let mut out = self.overlong(Direction::FromEngine, chunk, first);
+        self.gui_stream.after_engine_writes(&mut out);
+        out
     }
 
     /// The engine process ended; always ends with [`Action::Finish`].
@@ -301,15 +309,15 @@ impl Session {
                 EXIT_ENGINE_DIED,
             ),
         };
-        vec![
-            Action::Log(level, message),
-            self.record(Event::EngineExit {
-                code: exit.code,
-                signal: exit.signal,
-                reason,
-            }),
-            Action::Finish(status),
-        ]
+        let mut out = self.gui_stream.flush_at_exit();
+        out.push(Action::Log(level, message));
+        let record = self.record(Event::EngineExit {
+            code: exit.code,
+            signal: exit.signal,
+            reason,
+        });
+        out.extend([record, Action::Finish(status)]);
+        out
     }
 
     /// Relays a piece of an over-long line read `from` one side to the other, uninterpreted.

@@ -41,9 +41,14 @@ fn elapsed_ms(started: Option<Instant>, now: Option<Instant>) -> Option<u64> {
 impl Session {
     /// `go`: answered `bestmove 0000` after a rejected position (when the GUI sends `stop`
     /// or `ponderhit` for `go infinite` / `go ponder`), else forwarded with `searchmoves`
-    /// checked and translated.
+    /// checked and translated. A `go infinite` still held is answered first.
     pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
         let (body, _) = split_terminator(&line);
+        if let Some(held) = self.held.take() {
+            // A new `go` without `stop`: the held search is over, and its `bestmove` is owed
+            // first (the next `stop` belongs to the new search).
+            self.answer_null(out, held, &line, now);
+        }
         if self.rejected {
             let search = Search {
                 position_seq: self.position_seq,

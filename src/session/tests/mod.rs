@@ -2,6 +2,7 @@
 
 mod basic;
 mod chess960;
+mod hostile;
 mod options;
 mod position;
 mod reports;

@@ -1,0 +1,213 @@
+//! Property tests of the session state machine: arbitrary sequences of GUI and engine lines
+//! under varied settings (invariants shared with the `session_lines` fuzz target, in
+//! `tests/invariants/session.rs`); NUL and non-UTF-8 bytes inside `position` lines; and a
+//! `moves` list of 10,000 moves.
+
+#[path = "invariants/session.rs"]
+mod invariants;
+
+use bytes::Bytes;
+use fenguard::session::{Action, Event, PositionRecord, Session, Verdict};
+use invariants::{Driver, Input, settings_from, to_gui};
+use proptest::prelude::*;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// GUI lines that steer the session: positions valid, repairable and invalid, in both castling
+/// notations and modes, `go` in every shape, fenguard's options.
+const GUI_LINES: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position startpos",
+    "position startpos moves e2e4 e7e5 g1f3",
+    "position startpos moves e2e5",
+    "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+    "position fen 4k3/8/8/8/8/8/8/4K2R w KQ - 0 1",
+    "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1h1",
+    "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1g1 e8c8",
+    "position fen 4rkr1/4p1p1/8/8/8/8/8/5K1R w K - 0 1",
+    "position fen 1r2k3/8/8/8/8/8/8/RK6 w Q - 0 1 moves b1a1",
+    "position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 moves e2e4",
+    "position fen 8/P7/8/8/8/8/8/k6K w - - 0 1 moves a7a8",
+    "position fen blah",
+    "position",
+    "go depth 1",
+    "go infinite",
+    "go ponder wtime 100 btime 100",
+    "go depth 2 searchmoves e1g1 e1c1 e2e4",
+    "go searchmoves e1h1 b1a1 f1h1",
+    "stop",
+    "ponderhit",
+    "setoption name UCI_Chess960 value true",
+    "setoption name UCI_Chess960 value false",
+    "setoption name fenguard OnInvalid value reject",
+    "setoption name fenguard OnInvalid value forward",
+    "setoption name fenguard Chess960 value detect",
+    "setoption name fenguard ReportToGui value false",
+    "setoption name fenguard Bogus value 1",
+    "quit",
+];
+
+/// Engine lines: the handshake, and moves that need translating in the positions above.
+const ENGINE_LINES: &[&str] = &[
+    "id name Stockfish 15.1",
+    "option name UCI_Chess960 type check default false",
+    "uciok",
+    "readyok",
+    "info string NNUE evaluation using nn-ad9b42354671.nnue enabled",
+    "info depth 1 seldepth 1 score cp 22 nodes 43 pv e1g1 e8c8",
+    "info depth 2 currmove e1h1 currmovenumber 1 pv e1h1 e8a8 refutation f1h1 b1a1",
+    "bestmove e1g1 ponder e8c8",
+    "bestmove e1h1",
+    "bestmove f1h1",
+    "bestmove b1a1 ponder e8d8",
+    "bestmove e2e4 ponder e7e5",
+    "bestmove 0000",
+    "bestmove (none)",
+];
+
+fn line_text() -> impl Strategy<Value = Vec<u8>> {
+    let known = |lines: &'static [&'static str]| {
+        proptest::sample::select(lines).prop_map(|l| l.as_bytes().to_vec())
+    };
+    prop_oneof![
+        4 => known(GUI_LINES),
+        3 => known(ENGINE_LINES),
+        1 => proptest::collection::vec(any::<u8>(), 0..24),
+    ]
+}
+
+/// One event: kind byte (see [`Input::from_chunk`]), text, terminator.
+fn event() -> impl Strategy<Value = Vec<u8>> {
+    let kind = prop_oneof![
+        6 => Just(b'g'),
+        6 => Just(b'e'),
+        1 => Just(b'o'),
+        1 => Just(b'O'),
+        1 => Just(b'x'),
+        1 => Just(b'q'),
+    ];
+    let end = prop_oneof![6 => Just(&b"\n"[..]), 2 => Just(&b"\r\n"[..])];
+    (kind, line_text(), end).prop_map(|(kind, text, end)| {
+        let mut chunk = vec![kind];
+        chunk.extend(text.into_iter().filter(|&b| b != b'\n'));
+        chunk.extend_from_slice(end);
+        chunk
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn session_keeps_its_invariants_on_any_line_sequence(
+        a in any::<u8>(),
+        b in any::<u8>(),
+        events in proptest::collection::vec(event(), 0..24),
+        last in proptest::collection::vec(any::<u8>(), 0..16),
+    ) {
+        let mut data = vec![a, b];
+        for e in events {
+            data.extend(e);
+        }
+        data.extend(last);
+        Driver::run(&data);
+    }
+
+    #[test]
+    fn hostile_byte_in_a_position_line_is_diagnosed_at_its_place(
+        base in proptest::sample::select(&[
+            "position startpos moves e2e4 e7e5 g1f3",
+            "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1g1 e8c8",
+            "position fen rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3 moves e5d6",
+        ][..]),
+        byte in prop_oneof![Just(0u8), 0x80u8..=0xff, 1u8..0x09],
+        at in any::<proptest::sample::Index>(),
+        a in any::<u8>(),
+    ) {
+        let mut line = base.as_bytes().to_vec();
+        let at = "position ".len() + at.index(line.len() - "position ".len() + 1);
+        line.insert(at, byte);
+        line.push(b'\n');
+        let mut driver = Driver::new(settings_from(a, 0), false);
+        driver.step(Input::Gui(&line));
+        let record = position_record(&driver.actions);
+        let spans: Vec<_> = record.diagnostics.iter().filter_map(|d| d.span).collect();
+        prop_assert!(
+            spans.iter().any(|s| s[0] <= at && at < s[1]),
+            "no diagnostic at byte {} of {:?}: {:?}", at, String::from_utf8_lossy(&line),
+            record.diagnostics
+        );
+        for line in to_gui(&driver.actions) {
+            let text = std::str::from_utf8(line);
+            prop_assert!(text.is_ok(), "{:?}", line);
+        }
+        if record.verdict == Verdict::Rejected {
+            prop_assert!(to_gui(&driver.actions)
+                .iter()
+                .any(|l| l.starts_with(b"info string fenguard: rejected position: ")));
+        }
+    }
+}
+
+fn position_record(actions: &[Action]) -> PositionRecord {
+    let found: Vec<_> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Record(r) => match &r.event {
+                Event::Position(p) => Some((**p).clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{actions:?}");
+    found.into_iter().next().expect("one record")
+}
+
+/// `n` legal moves from the start position, chosen by a fixed xorshift sequence among the
+/// moves that leave the opponent a legal reply (so the game never ends).
+fn long_game(n: usize) -> Vec<String> {
+    let mut pos = Chess::default();
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let moves = pos.legal_moves();
+        let start = usize::try_from(state % moves.len() as u64).unwrap_or(0);
+        let mv = (0..moves.len())
+            .map(|i| moves[(start + i) % moves.len()])
+            .find(|m| {
+                let mut next = pos.clone();
+                next.play_unchecked(*m);
+                !next.legal_moves().is_empty()
+            })
+            .expect("some move leaves a reply");
+        out.push(UciMove::from_move(mv, CastlingMode::Standard).to_string());
+        pos.play_unchecked(mv);
+    }
+    out
+}
+
+#[test]
+fn ten_thousand_moves_are_all_checked_and_sent() {
+    let moves = long_game(10_000);
+    let line = format!("position startpos moves {}\n", moves.join(" "));
+    let mut session = Session::new(false);
+    let actions = session.on_gui_line(Bytes::from(line));
+    let record = position_record(&actions);
+    assert_eq!(record.verdict, Verdict::Valid);
+    assert_eq!(record.moves_out.0.split(' ').count(), 10_000);
+    let expected = format!("position startpos moves {}\n", moves.join(" "));
+    let sent: Vec<_> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::ToEngine(l) => Some(l.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sent, vec![Bytes::from(expected)]);
+}
