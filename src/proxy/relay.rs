@@ -179,7 +179,7 @@ impl Shell<'_> {
                 }
                 Action::Record(record) => {
                     if let Some(positions) = &mut self.logs.positions {
-                        positions.write(&record);
+                        positions.write(record);
                     }
                 }
                 Action::Transcript(direction, line) => {
