@@ -36,6 +36,7 @@ mod intercept;
 pub mod options;
 pub mod position;
 mod record;
+mod replay;
 pub mod restart;
 mod search;
 #[cfg(test)]

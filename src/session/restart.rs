@@ -30,7 +30,7 @@ use bytes::Bytes;
 use tracing::Level;
 
 use super::record::{Event, ExitReason};
-use super::{Action, Direction, EXIT_ENGINE_DIED, EngineExit, Session, first_token};
+use super::{Action, EXIT_ENGINE_DIED, EngineExit, Session};
 use crate::config::EngineConfig;
 
 /// The restart rules (`engine.restart`, `max_restarts`, `startup_timeout_ms`,
@@ -97,7 +97,7 @@ pub(super) enum Phase {
 
 /// A GUI input held during a restart.
 #[derive(Debug)]
-enum Held {
+pub(super) enum Held {
     Line(Bytes, Option<Instant>),
     Piece(Bytes, bool),
 }
@@ -108,26 +108,26 @@ pub(super) struct Restart {
     pub(super) policy: RestartPolicy,
     pub(super) phase: Phase,
     /// `(lower-case option name, line as forwarded)`, in the order last set.
-    options: Vec<(Vec<u8>, Bytes)>,
-    ucinewgame: bool,
+    pub(super) options: Vec<(Vec<u8>, Bytes)>,
+    pub(super) ucinewgame: bool,
     /// The last valid or repaired `position` as sent.
-    position: Option<Bytes>,
+    pub(super) position: Option<Bytes>,
     /// The last `position` sent was invalid (`on_invalid = "forward"`): not replayed.
     position_invalid: bool,
     /// The GUI sent `uci` and has not had its `uciok`.
-    gui_awaits_uciok: bool,
-    uci_deadline: Option<Instant>,
+    pub(super) gui_awaits_uciok: bool,
+    pub(super) uci_deadline: Option<Instant>,
     /// GUI `isready` lines the engine has not answered.
     pings: u32,
-    ping_deadline: Option<Instant>,
+    pub(super) ping_deadline: Option<Instant>,
     /// fenguard killed the engine because it hung.
     hung: bool,
     /// Restarts so far.
-    count: u32,
+    pub(super) count: u32,
     /// When recent restarts happened (`None`: the shell gave no time).
     recent: VecDeque<Option<Instant>>,
-    held: VecDeque<Held>,
-    held_bytes: usize,
+    pub(super) held: VecDeque<Held>,
+    pub(super) held_bytes: usize,
 }
 
 impl Restart {
@@ -406,118 +406,5 @@ impl Session {
             ),
         ));
         out.push(Action::RestartEngine { after });
-    }
-
-    /// A GUI line while the engine restarts: `isready` answered at once when nothing waits
-    /// before it, `quit` handled at once, the rest held until the engine is back.
-    pub(super) fn hold_gui_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
-        let mut out = Vec::new();
-        self.transcribe(&mut out, Direction::FromGui, &line);
-        match first_token(&line) {
-            b"isready" if self.restart.held.is_empty() => {
-                self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
-            }
-            b"quit" => return self.quit_while_restarting(out, line),
-            _ => {
-                self.restart.held_bytes += line.len();
-                self.restart.held.push_back(Held::Line(line, now));
-            }
-        }
-        self.gui_stream.hold_own_writes(&mut out);
-        out
-    }
-
-    /// A piece of an over-long GUI line while the engine restarts: held.
-    pub(super) fn hold_gui_piece(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        self.restart.held_bytes += chunk.len();
-        self.restart.held.push_back(Held::Piece(chunk, first));
-        Vec::new()
-    }
-
-    /// `quit` or the GUI's end of input while restarting: nothing held is sent; with no engine
-    /// running fenguard finishes at once.
-    pub(super) fn quit_while_restarting(
-        &mut self,
-        mut out: Vec<Action>,
-        line: Bytes,
-    ) -> Vec<Action> {
-        self.restart.held.clear();
-        self.restart.held_bytes = 0;
-        self.quitting = true;
-        if self.restart.phase == Phase::Waiting {
-            out.push(Action::Log(
-                Level::INFO,
-                "GUI quit while the engine was restarting".to_owned(),
-            ));
-            out.push(Action::Finish(0));
-        } else {
-            self.forward_to_engine(&mut out, line);
-            out.push(Action::StartQuitGrace);
-        }
-        out
-    }
-
-    /// An engine line during the replay: swallowed (relayed only while the GUI waits for its
-    /// own `uciok`), `uciok` sends the replay, `readyok` ends it.
-    pub(super) fn replay_engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
-        let token = first_token(&line);
-        if self.restart.phase == Phase::Handshake {
-            let mut out = if self.restart.gui_awaits_uciok {
-                self.engine_line_running(line.clone(), now)
-            } else {
-                let mut out = Vec::new();
-                self.transcribe(&mut out, Direction::FromEngine, &line);
-                out
-            };
-            if token == b"uciok" {
-                self.restart.gui_awaits_uciok = false;
-                self.restart.uci_deadline = None;
-                self.send_replay(&mut out, now);
-            }
-            return out;
-        }
-        let mut out = Vec::new();
-        self.transcribe(&mut out, Direction::FromEngine, &line);
-        if token == b"readyok" {
-            self.restart.phase = Phase::Running;
-            self.restart.ping_deadline = None;
-            let text = format!(
-                "engine restarted (restart {}): options and position restored",
-                self.restart.count
-            );
-            out.push(Action::Log(Level::INFO, text.clone()));
-            self.say(&mut out, &text);
-            self.gui_stream.after_engine_writes(&mut out);
-            while let Some(held) = self.restart.held.pop_front() {
-                out.extend(match held {
-                    Held::Line(line, at) => self.gui_line(line, at),
-                    Held::Piece(chunk, first) => self.on_gui_overlong(chunk, first),
-                });
-            }
-            self.restart.held_bytes = 0;
-        }
-        out
-    }
-
-    /// The GUI's options, `ucinewgame`, the last valid position, then `isready`.
-    fn send_replay(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
-        let mut lines: Vec<Bytes> = self
-            .restart
-            .options
-            .iter()
-            .map(|(_, l)| l.clone())
-            .collect();
-        if self.restart.ucinewgame {
-            lines.push(Bytes::from_static(b"ucinewgame\n"));
-        }
-        if let Some(position) = self.restart.position.clone().filter(|_| !self.rejected) {
-            lines.push(position);
-        }
-        lines.push(Bytes::from_static(b"isready\n"));
-        for line in lines {
-            self.forward_to_engine(out, line);
-        }
-        self.restart.phase = Phase::Barrier;
-        self.restart.ping_deadline = now.map(|now| now + self.restart.policy.ping_timeout);
     }
 }
