@@ -17,7 +17,7 @@ use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio_util::codec::FramedRead;
 
 use super::codec::{Frame, LineCodec, MAX_LINE};
-use super::engine::Engine;
+use super::engine::{Engine, EngineGuard};
 use super::gate::Gated;
 use super::gui::{GuiIn, GuiInput};
 use super::gui_out::GuiOut;
@@ -51,6 +51,8 @@ struct Shell<'a> {
     deadline_at: Option<Instant>,
     /// A restart is due when this fires.
     respawn: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// Keeps the current engine tied to fenguard (Windows Job Object).
+    _guard: EngineGuard,
     finish: Option<u8>,
 }
 
@@ -76,13 +78,7 @@ pub async fn run(
     start: Vec<Action>,
     command: &EngineCommand,
 ) -> u8 {
-    let Engine {
-        child,
-        stdin,
-        stdout,
-        stderr,
-        ..
-    } = engine;
+    let (child, stdin, stdout, stderr, guard) = engine.into_parts();
     let mut gui_in = GuiIn::open(MAX_LINE);
     let (mut engine_out, mut engine_err) = engine_pipes(stdout, stderr);
     let mut shell = Shell {
@@ -95,6 +91,7 @@ pub async fn run(
         deadline: None,
         deadline_at: None,
         respawn: None,
+        _guard: guard,
         finish: None,
     };
     shell.apply(start);
@@ -196,7 +193,8 @@ pub async fn run(
                 match command.spawn() {
                     Ok(engine) => {
                         let actions = command.started(&mut session, &engine);
-                        let Engine { child, stdin, stdout, stderr, .. } = engine;
+                        let (child, stdin, stdout, stderr, guard) = engine.into_parts();
+                        shell._guard = guard;
                         (engine_out, engine_err) = engine_pipes(stdout, stderr);
                         shell.engine_in = PipeOut::new(stdin);
                         shell.watch.adopt(child);
