@@ -25,6 +25,16 @@ fn sigkill(pid: i32) {
 }
 
 /// The fake engine echoes its options at `go` and answers `e7e5` (legal after `e2e4`).
+/// fenguard in front of the fake engine, after the handshake, a SIGKILL of the engine and the
+/// restart that follows.
+fn restarted(name: &str) -> Gui {
+    let mut gui = Gui::fake(name, "", &[]);
+    gui.handshake();
+    sigkill(engine_pid(&mut gui));
+    gui.read_until(|l| l.starts_with("info string fenguard: engine restarted"));
+    gui
+}
+
 const ECHO_OPTIONS: [(&str, &str); 2] = [
     ("FAKE_ENGINE_ECHO_OPTIONS", "1"),
     ("FAKE_ENGINE_BESTMOVE", "e7e5"),
@@ -78,10 +88,7 @@ fn sigkill_during_go_infinite_gives_bestmove_0000_within_a_second_then_the_game_
 
 #[test]
 fn restart_is_recorded_in_the_position_log() {
-    let mut gui = Gui::fake("res-records", "", &[]);
-    gui.handshake();
-    sigkill(engine_pid(&mut gui));
-    gui.read_until(|l| l.starts_with("info string fenguard: engine restarted"));
+    let gui = restarted("res-records");
     let exit = gui.wait_record(|r| r["kind"] == "engine-exit");
     assert_eq!(exit["reason"], "unexpected");
     assert_eq!(exit["signal"], 9);
@@ -129,20 +136,14 @@ fn engine_that_always_hangs_makes_fenguard_give_up() {
 
 #[test]
 fn quit_after_a_restart_exits_with_zero() {
-    let mut gui = Gui::fake("res-quit", "", &[]);
-    gui.handshake();
-    sigkill(engine_pid(&mut gui));
-    gui.read_until(|l| l.starts_with("info string fenguard: engine restarted"));
+    let mut gui = restarted("res-quit");
     gui.send("quit");
     assert_eq!(gui.proxy.wait_exit().code(), Some(0));
 }
 
 #[test]
 fn no_restarted_engine_outlives_a_sigkilled_fenguard() {
-    let mut gui = Gui::fake("res-orphan", "", &[]);
-    gui.handshake();
-    sigkill(engine_pid(&mut gui));
-    gui.read_until(|l| l.starts_with("info string fenguard: engine restarted"));
+    let mut gui = restarted("res-orphan");
     let engine = engine_pid(&mut gui);
     gui.proxy.child.kill().expect("SIGKILL fenguard");
     let killed = Instant::now();
