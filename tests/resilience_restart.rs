@@ -189,3 +189,45 @@ fn stockfish_crashing_on_a_forwarded_position_is_restarted_with_its_options() {
     );
     common::assert_legal_bestmove(&lines, common::STARTPOS, &["e2e4"], false);
 }
+
+#[test]
+fn engine_hung_before_uciok_is_restarted_and_the_gui_gets_its_uciok() {
+    // The first engine ignores `uci`; the second (a flag file exists by then) answers it.
+    let dir = common::test_dir("res-startup-hang");
+    let flag = dir.join("started-once");
+    let script = format!(
+        "if [ -e '{flag}' ]; then exec '{engine}'; else : > '{flag}'; \
+         FAKE_ENGINE_IGNORE=uci exec '{engine}'; fi",
+        flag = flag.display(),
+        engine = common::FAKE_ENGINE,
+    );
+    let config = common::write_config(&dir, "[engine]\nstartup_timeout_ms = 300\n");
+    let args = [
+        "--config",
+        config.to_str().expect("UTF-8 path"),
+        "--",
+        "/bin/sh",
+        "-c",
+        &script,
+    ];
+    let mut proxy = common::Proxy::start(&dir, &args, &[]);
+    proxy.send(b"uci\n");
+    let out = proxy.wait_for("uciok\n");
+    let text = String::from_utf8_lossy(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "info string fenguard: engine hung: no uciok within 300 ms; killing it",
+            "info string fenguard: engine exited (signal 9)",
+            "id name FakeEngine"
+        ]
+    );
+    let uciok = lines.iter().position(|l| *l == "uciok").expect("uciok");
+    assert!(
+        lines[..uciok].contains(&"option name fenguard CheckMoves type check default true"),
+        "{lines:#?}"
+    );
+    proxy.send(b"isready\n");
+    proxy.wait_for("readyok\n");
+}
