@@ -2,8 +2,9 @@
 //!
 //! Both are rare, so the relay loop should not pay for them on every line: waiting for the
 //! child and for three signals inside its `select!` re-registers four wakers on every pass.
-//! The watcher task owns the child process and the signal handlers, kills the engine when
-//! asked to or on a signal, and reports what happened over a channel.
+//! The watcher task owns the child process (and the next one after a restart) and the signal
+//! handlers, kills the engine when asked to or on a signal, and reports what happened over a
+//! channel.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -23,24 +24,39 @@ pub enum Event {
     Exited(EngineExit),
     /// fenguard received a signal; the engine, if still running, is being killed.
     Signal(Received),
+    /// A deadline armed with the [ticker](super::ticker) passed.
+    Tick,
 }
 
 /// The relay's handle on the watcher task.
 #[derive(Debug)]
 pub struct Watch {
     events: Gated<Events>,
-    kill: mpsc::UnboundedSender<()>,
+    commands: mpsc::UnboundedSender<Command>,
+    /// For other reporters of rare events (the ticker).
+    sender: mpsc::UnboundedSender<Event>,
+}
+
+/// What the relay asks of the watcher.
+#[derive(Debug)]
+enum Command {
+    /// Kill the engine if it runs.
+    Kill,
+    /// Watch this new engine (the previous one has exited).
+    Adopt(Child),
 }
 
 impl Watch {
     /// Starts the watcher task on the current tokio runtime; it owns `child` from now on.
     pub fn start(child: Child, signals: Signals) -> Watch {
         let (event_tx, events) = mpsc::unbounded_channel();
-        let (kill, kill_rx) = mpsc::unbounded_channel();
-        tokio::spawn(watch(child, signals, event_tx, kill_rx));
+        let (commands, command_rx) = mpsc::unbounded_channel();
+        let sender = event_tx.clone();
+        tokio::spawn(watch(child, signals, event_tx, command_rx));
         Watch {
             events: Gated::new(Events(events)),
-            kill,
+            commands,
+            sender,
         }
     }
 
@@ -54,7 +70,17 @@ impl Watch {
 
     /// Kills the engine if it is still running (its exit is reported as killed).
     pub fn kill(&self) {
-        let _ = self.kill.send(());
+        let _ = self.commands.send(Command::Kill);
+    }
+
+    /// A sender into this watcher's event stream, for events found elsewhere.
+    pub fn sender(&self) -> mpsc::UnboundedSender<Event> {
+        self.sender.clone()
+    }
+
+    /// Watches a restarted engine from now on (after the previous one's exit was reported).
+    pub fn adopt(&self, child: Child) {
+        let _ = self.commands.send(Command::Adopt(child));
     }
 }
 
@@ -74,7 +100,7 @@ async fn watch(
     mut child: Child,
     mut signals: Signals,
     events: mpsc::UnboundedSender<Event>,
-    mut kill: mpsc::UnboundedReceiver<()>,
+    mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
     let mut exited = false;
     let mut killed = false;
@@ -85,9 +111,13 @@ async fn watch(
                 kill_unless_exited(&mut child, exited, &mut killed);
                 Event::Signal(signal)
             }
-            request = kill.recv() => match request {
-                Some(()) => {
+            request = commands.recv() => match request {
+                Some(Command::Kill) => {
                     kill_unless_exited(&mut child, exited, &mut killed);
+                    continue;
+                }
+                Some(Command::Adopt(next)) => {
+                    (child, exited, killed) = (next, false, false);
                     continue;
                 }
                 // The relay is gone.

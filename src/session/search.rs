@@ -183,6 +183,18 @@ impl Session {
         }
     }
 
+    /// The engine is gone: every search it still owed a `bestmove` for is answered
+    /// `bestmove 0000` (in order, with fenguard's own answers queued behind them).
+    pub(super) fn answer_lost_searches(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+        for search in self.searches.iter_mut().filter(|s| s.own.is_none()) {
+            search.own = Some(OwnAnswer {
+                crlf: false,
+                held: false,
+            });
+        }
+        self.answer_own(out, now);
+    }
+
     /// The position the engine's moves start from: the oldest search the engine owes a
     /// `bestmove` for, else the last position sent.
     fn root(&self) -> Option<&Chess> {

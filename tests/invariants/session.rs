@@ -88,6 +88,8 @@ pub struct Driver {
     now: Instant,
     /// An over-long GUI line is open (its next piece continues it).
     gui_overlong: bool,
+    /// The open over-long GUI line is a `position` line: rejected, never sent (issue 5).
+    gui_overlong_dropped: bool,
     /// An over-long engine line is open.
     engine_overlong: bool,
     /// The GUI's input stream ends in the middle of a line.
@@ -161,6 +163,7 @@ impl Driver {
             session: Session::with_settings(transcript, settings),
             now: Instant::now(),
             gui_overlong: false,
+            gui_overlong_dropped: false,
             engine_overlong: false,
             gui_mid_line: false,
             rejected: false,
@@ -207,7 +210,12 @@ impl Driver {
                 let out = self
                     .session
                     .on_gui_overlong(Bytes::copy_from_slice(line), false);
-                assert_eq!(to_engine(&out), [line]);
+                let sent: &[&[u8]] = if self.gui_overlong_dropped {
+                    &[]
+                } else {
+                    &[line]
+                };
+                assert_eq!(to_engine(&out), sent);
                 out
             }
             Input::Gui(line) => {
@@ -231,11 +239,20 @@ impl Driver {
                     return;
                 }
                 let first = !std::mem::replace(&mut self.gui_overlong, true);
+                if first {
+                    self.gui_overlong_dropped = first_token(piece) == b"position";
+                }
                 let out = self
                     .session
                     .on_gui_overlong(Bytes::copy_from_slice(piece), first);
-                assert_eq!(to_engine(&out), [piece]);
-                assert!(to_gui(&out).is_empty());
+                if self.gui_overlong_dropped {
+                    // Rejected: nothing sent, and `go` is answered until a valid position.
+                    assert!(to_engine(&out).is_empty(), "{out:?}");
+                    self.rejected = true;
+                } else {
+                    assert_eq!(to_engine(&out), [piece]);
+                    assert!(to_gui(&out).is_empty());
+                }
                 out
             }
             Input::EngineOverlong(piece) => {
@@ -258,6 +275,13 @@ impl Driver {
                 let out = self.session.on_engine_exit(exit);
                 assert!(matches!(out.last(), Some(Action::Finish(_))), "{out:?}");
                 assert!(to_engine(&out).is_empty());
+                // Whatever the engine still owed is answered by fenguard now.
+                for o in self.owed.iter_mut() {
+                    if *o == Owed::Engine {
+                        *o = Owed::Own { held: false };
+                    }
+                }
+                self.release();
                 out
             }
         };

@@ -215,3 +215,28 @@ fn every_search_gets_its_record_when_gos_queue_up() {
     }
     assert_eq!(records, 50);
 }
+
+#[test]
+fn engine_exit_answers_every_search_it_still_owed_in_order() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go infinite");
+    gui(&mut s, "stop");
+    gui(&mut s, "go depth 5");
+    gui(&mut s, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1");
+    gui(&mut s, "go depth 1");
+    let exit = s.on_engine_exit(crate::session::EngineExit {
+        signal: Some(9),
+        ..Default::default()
+    });
+    let nulls: Vec<String> = to_gui(&exit)
+        .into_iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .collect();
+    assert_eq!(nulls, vec!["bestmove 0000\n"; 3]);
+    let gos: Vec<String> = search_records(&exit)
+        .into_iter()
+        .map(|r| r.go.clone())
+        .collect();
+    assert_eq!(gos, vec!["go infinite", "go depth 5", "go depth 1"]);
+}
