@@ -11,12 +11,13 @@ use super::restart::{Held, Phase};
 use super::{Action, Direction, Session, first_token};
 
 impl Session {
-    /// A GUI line while the engine restarts: `isready` answered at once when nothing waits
-    /// before it, `quit` handled at once, the rest held until the engine is back.
+    /// A GUI line while the engine restarts: `isready` answered at once (as an engine answers
+    /// it even while searching; the lines held before it still go out in order), `quit`
+    /// handled at once, the rest held until the engine is back.
     pub(super) fn hold_gui_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let mut out = Vec::new();
         match first_token(&line) {
-            b"isready" if self.restart.held.is_empty() => {
+            b"isready" => {
                 self.transcribe(&mut out, Direction::FromGui, &line);
                 self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
             }
@@ -32,6 +33,23 @@ impl Session {
         }
         self.gui_stream.hold_own_writes(&mut out);
         out
+    }
+
+    /// fenguard gives up on the engine: the GUI lines held for it are answered as far as a
+    /// GUI waits for an answer (`bestmove 0000` for each `go`, `readyok` for each `isready`),
+    /// so no GUI waits forever, then dropped.
+    pub(super) fn answer_held_lines(&mut self, out: &mut Vec<Action>) {
+        for held in std::mem::take(&mut self.restart.held) {
+            if let Held::Line(line, _) = held {
+                let reply: &'static [u8] = match first_token(&line) {
+                    b"go" => b"bestmove 0000\n",
+                    b"isready" => b"readyok\n",
+                    _ => continue,
+                };
+                self.forward_to_gui(out, Bytes::from_static(reply));
+            }
+        }
+        self.restart.held_bytes = 0;
     }
 
     /// A piece of an over-long GUI line while the engine restarts: held.
@@ -88,8 +106,13 @@ impl Session {
         if token == b"readyok" {
             self.restart.phase = Phase::Running;
             self.restart.ping_deadline = None;
+            let restored = if self.restart.position.is_some() && !self.rejected {
+                "options and position restored"
+            } else {
+                "options restored"
+            };
             let text = format!(
-                "engine restarted (restart {}): options and position restored",
+                "engine restarted (restart {}): {restored}",
                 self.restart.count
             );
             out.push(Action::Log(Level::INFO, text.clone()));

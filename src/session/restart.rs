@@ -339,6 +339,8 @@ impl Session {
         self.restart.uci_deadline = None;
         self.restart.ping_deadline = None;
         if !failed {
+            // The engine is gone: no search of it can be answered any more.
+            self.answer_lost_searches(&mut out, now);
             out.push(Action::Finish(if self.quitting || exit.killed {
                 0
             } else {
@@ -368,6 +370,7 @@ impl Session {
                 Level::ERROR,
                 "fenguard exits (engine.restart = false)".to_owned(),
             ));
+            self.answer_held_lines(out);
             out.push(Action::Finish(EXIT_ENGINE_DIED));
             return;
         }
@@ -382,6 +385,7 @@ impl Session {
                 format!("{text} ({} restarts in the last minute)", recent.len()),
             ));
             self.say(out, text);
+            self.answer_held_lines(out);
             out.push(Action::Finish(EXIT_ENGINE_DIED));
             return;
         }

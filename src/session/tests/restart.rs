@@ -340,3 +340,51 @@ fn line_after_a_dropped_overlong_position_is_relayed() {
     s.on_gui_overlong(Bytes::from_static(b"yyyy\n"), false);
     assert_eq!(to_engine(&gui(&mut s, "isready")), ["isready\n"]);
 }
+
+#[test]
+fn isready_after_held_lines_is_answered_at_once_and_not_replayed() {
+    let mut s = restarting();
+    let now = Instant::now();
+    s.on_engine_exit_at(status(1), Some(now));
+    gui(&mut s, "setoption name Hash value 32");
+    gui(&mut s, "go depth 1");
+    assert_eq!(to_gui(&gui(&mut s, "isready")), ["readyok\n"]);
+    s.on_engine_start_at("/e".into(), vec![], None, Some(now));
+    engine(&mut s, "uciok");
+    let released = engine(&mut s, "readyok");
+    assert_eq!(
+        to_engine(&released),
+        ["setoption name Hash value 32\n", "go depth 1\n"]
+    );
+}
+
+#[test]
+fn giving_up_answers_every_held_go() {
+    let t0 = Instant::now();
+    let mut s = restarting();
+    s.on_engine_exit_at(status(1), Some(t0));
+    gui(&mut s, "position startpos moves e2e4");
+    gui(&mut s, "go depth 1");
+    for i in 1..5 {
+        let now = t0 + i * 1000 * MS;
+        s.on_engine_start_at("/e".into(), vec![], None, Some(now));
+        s.on_engine_exit_at(status(1), Some(now));
+    }
+    s.on_engine_start_at("/e".into(), vec![], None, Some(t0 + 5000 * MS));
+    let out = s.on_engine_exit_at(status(1), Some(t0 + 5000 * MS));
+    assert_eq!(out.last(), Some(&Action::Finish(EXIT_ENGINE_DIED)));
+    assert_eq!(
+        to_gui(&out).last().map(String::as_str),
+        Some("bestmove 0000\n")
+    );
+}
+
+#[test]
+fn restart_without_a_position_says_only_options_were_restored() {
+    let mut s = restarting();
+    let [_, _, readyok] = restart(&mut s, Instant::now());
+    assert_eq!(
+        to_gui(&readyok),
+        ["info string fenguard: engine restarted (restart 1): options restored\n"]
+    );
+}

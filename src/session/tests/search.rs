@@ -240,3 +240,17 @@ fn engine_exit_answers_every_search_it_still_owed_in_order() {
         .collect();
     assert_eq!(gos, vec!["go infinite", "go depth 5", "go depth 1"]);
 }
+
+#[test]
+fn engine_exit_after_quit_still_answers_what_the_engine_owed() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go depth 20");
+    gui(&mut s, "quit");
+    let exit = s.on_engine_exit(crate::session::EngineExit {
+        code: Some(0),
+        ..Default::default()
+    });
+    assert_eq!(to_gui(&exit), vec!["bestmove 0000\n"]);
+    assert_eq!(exit.last(), Some(&Action::Finish(0)));
+}
