@@ -1,0 +1,151 @@
+"""The GUI side of the soak test (scripts/soak.py): raw UCI over pipes, every `bestmove`
+accounted for and checked with python-chess 1.11.2 (`Board.parse_uci`, `Board.uci`)."""
+
+import time
+
+
+class Stats:
+    def __init__(self):
+        self.games = self.moves = self.zero_answers = self.unexplained_zero = 0
+        self.retries_exhausted = self.lost = self.hangs = self.illegal = self.stray = 0
+        self.exited_infos = 0
+        self.events = []  # first problems, for the report
+
+    def problem(self, text):
+        if len(self.events) < 20:
+            self.events.append(text)
+
+
+class Client:
+    """The GUI side: one search at a time, every `bestmove` accounted for."""
+
+    def __init__(self, proxy, killer, args, stats):
+        self.proxy, self.killer, self.args, self.stats = proxy, killer, args, stats
+        self.dead = False
+
+    def note(self, line):
+        if line.startswith("info string fenguard: engine exited"):
+            self.stats.exited_infos += 1
+
+    def drain(self, where):
+        for line in self.proxy.drain():
+            if line is None:
+                self.dead = True
+            elif line.startswith("bestmove"):
+                self.stats.stray += 1
+                self.stats.problem(f"stray `{line}` {where}")
+            else:
+                self.note(line)
+
+    def wait_for(self, prefix, timeout, before=None):
+        """The first line starting with `prefix` (others noted); None at end, False at timeout.
+        A line starting with `before` that arrives first is returned as ("before", line)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.proxy.next_line(deadline)
+            if line is None:
+                self.dead = True
+                return None
+            if line is False or line.startswith(prefix):
+                return line
+            if before and line.startswith(before):
+                return ("before", line)
+            self.note(line)
+
+    def handshake(self):
+        self.proxy.send("uci")
+        if not self.wait_for("uciok", 60):
+            return False
+        for opt in ("Threads value 1", "Hash value 16"):
+            self.proxy.send(f"setoption name {opt}")
+        return self.ready(30)
+
+    def ready(self, timeout):
+        self.proxy.send("isready")
+        answer = self.wait_for("readyok", timeout, before="bestmove")
+        if isinstance(answer, tuple):
+            self.stats.stray += 1
+            self.stats.problem(f"stray `{answer[1]}` before readyok")
+            answer = self.wait_for("readyok", timeout)
+        return bool(answer)
+
+    def search(self, position):
+        """`bestmove` text for `position`, or None (lost, hang, or fenguard gone)."""
+        go = f"go nodes {self.args.nodes}"
+        for attempt in range(self.args.retries + 1):
+            self.drain(f"before `{go}`")
+            started = time.monotonic()
+            self.proxy.send(position)
+            self.proxy.send(go)
+            line = self.wait_for("bestmove", self.args.timeout)
+            if line is None:
+                self.stats.problem(f"fenguard ended during a search after `{position}`")
+                return None
+            if line is False:
+                return self.timed_out(position)
+            move = line.split()[1] if len(line.split()) > 1 else ""
+            if move != "0000":
+                return move
+            self.stats.zero_answers += 1
+            if self.killer.kills_since(started - self.args.timeout) == 0:
+                self.stats.unexplained_zero += 1
+                self.stats.problem(f"`bestmove 0000` with no kill, after `{position}`")
+        self.stats.retries_exhausted += 1
+        self.stats.problem(f"{self.args.retries + 1} x `bestmove 0000` after `{position}`")
+        return None
+
+    def timed_out(self, position):
+        self.stats.hangs += 1
+        self.proxy.send("stop")
+        self.proxy.send("isready")
+        answer = self.wait_for("bestmove", self.args.timeout, before="readyok")
+        if isinstance(answer, tuple) or not answer:
+            self.stats.lost += 1
+            what = "fenguard answered isready" if answer else "no readyok either"
+            self.stats.problem(f"lost bestmove ({what}) after `{position}`")
+            if not answer:
+                self.dead = True
+            return None
+        self.stats.problem(f"bestmove only after `stop` after `{position}`")
+        self.wait_for("readyok", self.args.timeout)
+        return answer.split()[1]
+
+    def play(self, board, rng):
+        """Plays one game; True when it reached its end with every move checked."""
+        proxy, args = self.proxy, self.args
+        proxy.send(f"setoption name UCI_Chess960 value {'true' if board.chess960 else 'false'}")
+        proxy.send("ucinewgame")
+        if not self.ready(args.timeout):
+            self.stats.problem("no readyok after ucinewgame")
+            self.dead = True
+            return False
+        if board.chess960:
+            root = board.shredder_fen() if rng.random() < 0.5 else board.fen()
+            head = f"position fen {root}"
+        else:
+            head = "position startpos"
+        ucis = []
+        for _ in range(args.random_plies):
+            move = rng.choice(list(board.legal_moves))
+            ucis.append(board.uci(move))
+            board.push(move)
+        for _ in range(args.max_plies):
+            if board.is_game_over():
+                break
+            position = head + (" moves " + " ".join(ucis) if ucis else "")
+            text = self.search(position)
+            if text is None:
+                return False
+            try:
+                move = board.parse_uci(text)
+                ok = board.uci(move) == text
+            except ValueError:
+                ok = False
+            if not ok:
+                self.stats.illegal += 1
+                self.stats.problem(f"illegal `bestmove {text}` after `{position}`")
+                return False
+            self.stats.moves += 1
+            ucis.append(text)
+            board.push(move)
+        return True

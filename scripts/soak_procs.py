@@ -1,0 +1,132 @@
+"""Processes for the soak test (scripts/soak.py): fenguard over pipes, /proc readers, the killer.
+
+Linux only: children and memory are read from /proc (proc(5)).
+"""
+
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+
+
+class Proxy:
+    """fenguard as a child process; its stdout lines go to a queue as (monotonic time, line)."""
+
+    def __init__(self, cmd, stderr_path):
+        self.stderr = open(stderr_path, "wb")
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.stderr, bufsize=0)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for raw in self.proc.stdout:
+            self.lines.put((time.monotonic(), raw.decode("utf-8", "replace").rstrip("\r\n")))
+        self.lines.put((time.monotonic(), None))
+
+    def send(self, line):
+        try:
+            self.proc.stdin.write((line + "\n").encode())
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+    def next_line(self, deadline):
+        """The next line, None at end of output, or False when the deadline passes first."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            return self.lines.get(timeout=left)[1]
+        except queue.Empty:
+            return False
+
+    def drain(self):
+        """Lines already received (no waiting)."""
+        out = []
+        while True:
+            try:
+                out.append(self.lines.get_nowait()[1])
+            except queue.Empty:
+                return out
+
+
+def children(pid):
+    """Pids of the children of every thread of `pid` (Linux /proc)."""
+    found = set()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found.update(int(p) for p in f.read().split())
+        except OSError:
+            pass
+    return found
+
+
+def proc_state(pid):
+    """(state letter, start time in clock ticks) of a process, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return fields[0], int(fields[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def still_running(pid, start):
+    """Whether the process `pid` that started at `start` still runs (not a zombie)."""
+    now = proc_state(pid)
+    return now is not None and now[1] == start and now[0] != "Z"
+
+
+def status_kib(pid, key):
+    """A `VmHWM`/`VmRSS`-like field of /proc/<pid>/status in KiB, or None."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+class Killer(threading.Thread):
+    """SIGKILLs fenguard's engine child after exponential intervals of mean `rate` seconds."""
+
+    def __init__(self, fenguard_pid, rate, rng):
+        super().__init__(daemon=True)
+        self.pid, self.rate, self.rng = fenguard_pid, rate, rng
+        self.stop_event = threading.Event()
+        self.lock = threading.Lock()
+        self.kills = []  # (monotonic time, wall-clock time, pid)
+        self.seen = {}  # engine pid -> start time
+
+    def run(self):
+        while self.rate > 0 and not self.stop_event.wait(self.rng.expovariate(1.0 / self.rate)):
+            for child in sorted(children(self.pid)):
+                state = proc_state(child)
+                if state is None or state[0] == "Z" or child in self.seen:
+                    continue
+                self.seen[child] = state[1]
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except OSError:
+                    continue
+                with self.lock:
+                    self.kills.append((time.monotonic(), time.time(), child))
+
+    def kills_since(self, t):
+        with self.lock:
+            return sum(1 for when, _, _ in self.kills if when >= t)
+
+    def count(self):
+        with self.lock:
+            return len(self.kills)
