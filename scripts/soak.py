@@ -63,8 +63,8 @@ def read_log(path):
                     starts.append(rec)
                 elif rec.get("kind") == "engine-exit":
                     exits.append(rec)
-    except OSError:
-        bad += 1
+    except OSError as exc:
+        bad = f"cannot read: {exc.strerror}"
     return starts, exits, bad
 
 
@@ -73,15 +73,11 @@ def restart_latencies(kills, starts):
     times = sorted(datetime.fromisoformat(r["ts"].replace("Z", "+00:00")).timestamp()
                    for r in starts if isinstance(r.get("ts"), str))
     out = []
-    for _, wall, _ in kills:
+    for wall, _ in kills:
         later = [t for t in times if t >= wall]
         if later:
             out.append(later[0] - wall)
     return sorted(out)
-
-
-def median(values):
-    return f"{values[len(values) // 2]:.3f}" if values else None
 
 
 def ensure_binary(path):
@@ -120,51 +116,30 @@ def parse_args():
     return args
 
 
-def main():
-    args = parse_args()
-    ensure_binary(args.fenguard)
+def play_games(client, args, facts):
+    """Plays `args.games` games (fewer when fenguard dies); notes RSS after a tenth of them."""
     rng = random.Random(args.seed)
-    work = tempfile.mkdtemp(prefix="fenguard-soak-")
-    log_dir = os.path.join(work, "logs")
-    config = os.path.join(work, "soak.toml")
-    with open(config, "w") as f:
-        f.write(f"[engine]\ncommand = {json.dumps(args.engine)}\nrestart = true\n"
-                f"max_restarts = {args.max_restarts}\n[log]\ndir = {json.dumps(log_dir)}\n")
-    cmd = [args.fenguard, "--config", config, "--log-dir", log_dir]
-    began = time.monotonic()
-    proxy = Proxy(cmd, os.path.join(work, "stderr.txt"))
-    stats = Stats()
-    killer = Killer(proxy.proc.pid, args.kill_rate, random.Random(args.seed + 1))
-    client = Client(proxy, killer, args, stats)
-    checks = []
+    for game_no in range(args.games):
+        if rng.random() < args.chess960_share:
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+        else:
+            board = chess.Board()
+        if client.play(board, rng):
+            client.stats.games += 1
+        if game_no == args.games // 10:
+            facts["rss_early"] = status_kib(client.proxy.proc.pid, "VmRSS")
+        if client.dead:
+            return
 
-    def check(name, ok, detail=""):
-        checks.append((name, ok, detail))
 
-    started = client.handshake()
-    check("handshake (uciok, readyok)", started)
-    rss_early = None
-    if started:
-        killer.start()
-        for game_no in range(args.games):
-            if rng.random() < args.chess960_share:
-                board = chess.Board.from_chess960_pos(rng.randrange(960))
-            else:
-                board = chess.Board()
-            if client.play(board, rng):
-                stats.games += 1
-            if game_no == args.games // 10:
-                rss_early = status_kib(proxy.proc.pid, "VmRSS")
-            if client.dead:
-                break
-        killer.stop_event.set()
-        killer.join()
-    played = time.monotonic() - began
+def shut_down(client, args, check, facts):
+    """Final memory reading, `isready`, `quit`, exit status and leftover engines."""
+    proxy = client.proxy
     time.sleep(0.2)
     client.drain("after the last game")
     alive = proxy.proc.poll() is None
-    hwm = status_kib(proxy.proc.pid, "VmHWM")
-    rss_end = status_kib(proxy.proc.pid, "VmRSS")
+    facts["hwm"] = status_kib(proxy.proc.pid, "VmHWM")
+    facts["rss_end"] = status_kib(proxy.proc.pid, "VmRSS")
     check("fenguard alive after the games", alive)
     check("fenguard answers isready at the end", alive and client.ready(args.timeout))
     engines = {p: proc_state(p) for p in children(proxy.proc.pid)}
@@ -180,58 +155,106 @@ def main():
     leftovers = [p for p, st in engines.items() if st is not None and still_running(p, st[1])]
     check("no engine process left", not leftovers, f"alive: {leftovers}")
 
-    starts, exits, bad = read_log(os.path.join(log_dir, "positions.jsonl"))
-    kills = killer.count()
+
+def check_counts(stats, killer, args, log_path, check, facts):
+    """The checks on the counters and on positions.jsonl; fills `facts` for the table."""
+    starts, exits, bad = read_log(log_path)
+    kills = facts["kills"] = killer.count()
     started_pids = {r.get("pid") for r in starts}
-    strangers = [pid for _, _, pid in killer.kills if pid not in started_pids]
-    latencies = restart_latencies(killer.kills, starts)
-    restarts = max(len(starts) - 1, 0)
-    killed_exits = [e for e in exits if e.get("signal") == signal.SIGKILL]
-    check("positions.jsonl readable, every line JSON", bad == 0, f"{bad} bad")
-    check(f"all {args.games} games completed", stats.games == args.games, f"{stats.games}")
-    check("lost bestmoves = 0", stats.lost == 0, str(stats.lost))
-    check("hangs = 0", stats.hangs == 0, str(stats.hangs))
-    check("illegal bestmoves = 0", stats.illegal == 0, str(stats.illegal))
-    check("stray bestmoves = 0", stats.stray == 0, str(stats.stray))
-    check("every bestmove 0000 follows a kill", stats.unexplained_zero == 0,
-          str(stats.unexplained_zero))
+    strangers = [pid for _, pid in killer.kills if pid not in started_pids]
+    facts["latencies"] = restart_latencies(killer.kills, starts)
+    restarts = facts["restarts"] = max(len(starts) - 1, 0)
+    killed = facts["killed_exits"] = sum(1 for e in exits if e.get("signal") == signal.SIGKILL)
+    check("positions.jsonl readable, every line JSON", bad == 0, bad)
+    check(f"all {args.games} games completed", stats.games == args.games, stats.games)
+    check("lost bestmoves = 0", stats.lost == 0, stats.lost)
+    check("hangs = 0", stats.hangs == 0, stats.hangs)
+    check("illegal bestmoves = 0", stats.illegal == 0, stats.illegal)
+    check("stray bestmoves = 0", stats.stray == 0, stats.stray)
+    check("no unasked readyok/uciok/id/option", stats.leaked == 0, stats.leaked)
+    check("bestmove 0000 answers <= kills", stats.unexplained_zero == 0,
+          f"{stats.zero_answers} answers, {kills} kills")
     check("no search unanswered after retries", stats.retries_exhausted == 0,
-          str(stats.retries_exhausted))
+          stats.retries_exhausted)
     check("restarts = kills", restarts == kills, f"{restarts} restarts, {kills} kills")
-    check("engine-exit (signal 9) records = kills", len(killed_exits) == kills,
-          f"{len(killed_exits)} records")
+    check("engine-exit (signal 9) records = kills", killed == kills, f"{killed} records")
     check("`engine exited` info strings = kills", stats.exited_infos == kills,
           f"{stats.exited_infos} info strings")
-    check("every killed pid is an engine-start pid", not strangers, f"{strangers}")
+    check("every killed pid is an engine-start pid", not strangers, strangers)
     if args.kill_rate > 0:
-        check("the engine was killed at least once", kills > 0, f"{kills}")
-    check(f"peak RSS <= {args.max_rss_mib} MiB", hwm is not None
-          and hwm <= args.max_rss_mib * 1024, f"{hwm} KiB")
+        check("the engine was killed at least once", kills > 0, kills)
+    hwm = facts.get("hwm")
+    check(f"peak RSS <= {args.max_rss_mib} MiB",
+          hwm is not None and hwm <= args.max_rss_mib * 1024, f"{hwm} KiB")
 
+
+def print_table(stats, args, facts):
+    lat = facts["latencies"]
     rows = [("games completed", f"{stats.games} / {args.games}"),
-            ("moves checked", stats.moves), ("kills sent", kills),
-            ("restarts (engine-start - 1)", restarts),
-            ("engine-exit records (signal 9)", len(killed_exits)),
+            ("moves checked", stats.moves), ("kills sent", facts["kills"]),
+            ("restarts (engine-start - 1)", facts["restarts"]),
+            ("engine-exit records (signal 9)", facts["killed_exits"]),
             ("`engine exited` info strings", stats.exited_infos),
             ("bestmove 0000 answers", stats.zero_answers),
             ("lost bestmoves", stats.lost), ("hangs", stats.hangs),
             ("illegal bestmoves", stats.illegal), ("stray bestmoves", stats.stray),
-            ("restart latency median / max", f"{median(latencies)} / {max(latencies, default=None)} s"),
-            ("peak RSS (VmHWM)", f"{hwm} KiB"),
-            ("RSS after 10% of games / at end", f"{rss_early} / {rss_end} KiB"),
-            ("duration of the games", f"{played:.1f} s"),
+            ("kill -> engine-start median / max",
+             f"{seconds(lat[len(lat) // 2] if lat else None)} / "
+             f"{seconds(max(lat, default=None))}"),
+            ("peak RSS (VmHWM)", f"{facts.get('hwm')} KiB"),
+            ("RSS after 10% of games / at end",
+             f"{facts.get('rss_early')} / {facts.get('rss_end')} KiB"),
+            ("duration of the games", seconds(facts["played"])),
             ("nodes / kill rate / seed", f"{args.nodes} / {args.kill_rate} s / {args.seed}")]
+    rows += [(f"info string fenguard: {k}", n) for k, n in sorted(stats.fenguard_infos.items())]
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value}")
     for event in stats.events:
         print(f"  problem: {event}")
     print()
+
+
+def seconds(value):
+    return "-" if value is None else f"{value:.3f} s"
+
+
+def main():
+    args = parse_args()
+    ensure_binary(args.fenguard)
+    work = tempfile.mkdtemp(prefix="fenguard-soak-")
+    log_dir = os.path.join(work, "logs")
+    config = os.path.join(work, "soak.toml")
+    with open(config, "w") as f:
+        f.write(f"[engine]\ncommand = {json.dumps(args.engine)}\nrestart = true\n"
+                f"max_restarts = {args.max_restarts}\n[log]\ndir = {json.dumps(log_dir)}\n")
+    began = time.monotonic()
+    proxy = Proxy([args.fenguard, "--config", config, "--log-dir", log_dir],
+                  os.path.join(work, "stderr.txt"))
+    stats = Stats()
+    killer = Killer(proxy.proc.pid, args.kill_rate, random.Random(args.seed + 1))
+    client = Client(proxy, killer, args, stats)
+    checks, facts = [], {}
+
+    def check(name, ok, detail=""):
+        checks.append((name, ok, detail))
+
+    started = client.handshake()
+    check("handshake (uciok, readyok)", started)
+    if started:
+        killer.start()
+        play_games(client, args, facts)
+        killer.stop_event.set()
+        killer.join()
+    facts["played"] = time.monotonic() - began
+    shut_down(client, args, check, facts)
+    check_counts(stats, killer, args, os.path.join(log_dir, "positions.jsonl"), check, facts)
+    print_table(stats, args, facts)
     for name, ok, detail in checks:
-        print(f"{'ok  ' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail and not ok else ""))
+        print(f"{'ok  ' if ok else 'FAIL'} {name}" + ("" if ok or detail == "" else f" ({detail})"))
     failed = sum(1 for _, ok, _ in checks if not ok)
     if failed or args.keep_logs:
-        print(f"logs kept in {work} (stderr.txt, logs/positions.jsonl)")
+        print(f"logs kept in {work} (soak.toml, stderr.txt, logs/positions.jsonl)")
     else:
         shutil.rmtree(work, ignore_errors=True)
     print(f"{len(checks) - failed} passed, {failed} failed")

@@ -5,11 +5,14 @@ import time
 
 
 class Stats:
+    """Counters of the run; `events` keeps the first problems for the report."""
+
     def __init__(self):
         self.games = self.moves = self.zero_answers = self.unexplained_zero = 0
         self.retries_exhausted = self.lost = self.hangs = self.illegal = self.stray = 0
-        self.exited_infos = 0
-        self.events = []  # first problems, for the report
+        self.exited_infos = self.leaked = 0
+        self.fenguard_infos = {}  # `info string fenguard: <first words>` -> count
+        self.events = []
 
     def problem(self, text):
         if len(self.events) < 20:
@@ -22,10 +25,20 @@ class Client:
     def __init__(self, proxy, killer, args, stats):
         self.proxy, self.killer, self.args, self.stats = proxy, killer, args, stats
         self.dead = False
+        self.handshaken = False
 
     def note(self, line):
-        if line.startswith("info string fenguard: engine exited"):
-            self.stats.exited_infos += 1
+        """Accounts for a line that answers nothing the client waits for."""
+        words = line.split()
+        if line.startswith("info string fenguard: "):
+            key = " ".join(words[3:5]).split("(")[0].rstrip(":")
+            self.stats.fenguard_infos[key] = self.stats.fenguard_infos.get(key, 0) + 1
+            if line.startswith("info string fenguard: engine exited"):
+                self.stats.exited_infos += 1
+        elif words and words[0] in ("readyok", "uciok", "id", "option") and (
+                self.handshaken or words[0] == "readyok"):
+            self.stats.leaked += 1
+            self.stats.problem(f"unasked `{line}`")
 
     def drain(self, where):
         for line in self.proxy.drain():
@@ -56,6 +69,7 @@ class Client:
         self.proxy.send("uci")
         if not self.wait_for("uciok", 60):
             return False
+        self.handshaken = True
         for opt in ("Threads value 1", "Hash value 16"):
             self.proxy.send(f"setoption name {opt}")
         return self.ready(30)
@@ -74,7 +88,6 @@ class Client:
         go = f"go nodes {self.args.nodes}"
         for attempt in range(self.args.retries + 1):
             self.drain(f"before `{go}`")
-            started = time.monotonic()
             self.proxy.send(position)
             self.proxy.send(go)
             line = self.wait_for("bestmove", self.args.timeout)
@@ -87,7 +100,7 @@ class Client:
             if move != "0000":
                 return move
             self.stats.zero_answers += 1
-            if self.killer.kills_since(started - self.args.timeout) == 0:
+            if self.stats.zero_answers - self.stats.unexplained_zero > self.killer.count():
                 self.stats.unexplained_zero += 1
                 self.stats.problem(f"`bestmove 0000` with no kill, after `{position}`")
         self.stats.retries_exhausted += 1

@@ -106,26 +106,22 @@ class Killer(threading.Thread):
         self.pid, self.rate, self.rng = fenguard_pid, rate, rng
         self.stop_event = threading.Event()
         self.lock = threading.Lock()
-        self.kills = []  # (monotonic time, wall-clock time, pid)
-        self.seen = {}  # engine pid -> start time
+        self.kills = []  # (wall-clock time, pid)
+        self.seen = set()  # (pid, start time) of every process killed
 
     def run(self):
         while self.rate > 0 and not self.stop_event.wait(self.rng.expovariate(1.0 / self.rate)):
             for child in sorted(children(self.pid)):
                 state = proc_state(child)
-                if state is None or state[0] == "Z" or child in self.seen:
+                if state is None or state[0] == "Z" or (child, state[1]) in self.seen:
                     continue
-                self.seen[child] = state[1]
-                try:
-                    os.kill(child, signal.SIGKILL)
-                except OSError:
-                    continue
-                with self.lock:
-                    self.kills.append((time.monotonic(), time.time(), child))
-
-    def kills_since(self, t):
-        with self.lock:
-            return sum(1 for when, _, _ in self.kills if when >= t)
+                self.seen.add((child, state[1]))
+                with self.lock:  # counted first: its `bestmove 0000` may come at once
+                    self.kills.append((time.time(), child))
+                    try:
+                        os.kill(child, signal.SIGKILL)
+                    except OSError:
+                        self.kills.pop()
 
     def count(self):
         with self.lock:
