@@ -86,7 +86,7 @@ class Client:
     def search(self, position):
         """`bestmove` text for `position`, or None (lost, hang, or fenguard gone)."""
         go = f"go nodes {self.args.nodes}"
-        for attempt in range(self.args.retries + 1):
+        for _ in range(self.args.retries + 1):
             self.drain(f"before `{go}`")
             self.proxy.send(position)
             self.proxy.send(go)
@@ -139,6 +139,8 @@ class Client:
             head = "position startpos"
         ucis = []
         for _ in range(args.random_plies):
+            if board.is_game_over():
+                break
             move = rng.choice(list(board.legal_moves))
             ucis.append(board.uci(move))
             board.push(move)
