@@ -5,7 +5,9 @@ A raw UCI client (subprocess pipes and a reader thread; python-chess 1.11.2 only
 plays `--games` short games through `fenguard --config FILE --log-dir DIR` in front of the real
 engine, `--nodes` nodes a move, a share of them (`--chess960-share`) from Chess960 starts with
 `UCI_Chess960` set. Meanwhile a killer thread SIGKILLs fenguard's child (the engine) after
-exponentially distributed intervals of mean `--kill-rate` seconds (0: no kills). The config has
+exponentially distributed intervals of mean `--kill-rate` seconds (0: no kills); after a kill,
+with probability `--early-kill-share`, the next kill hits the new engine within 60 ms of its start,
+while fenguard replays `uci`, options and position to it. The config has
 `engine.restart = true` and a high `engine.max_restarts`, so fenguard restarts the engine.
 
 Per move the client sends `position ... moves ...` and `go nodes N`, then waits for `bestmove`:
@@ -73,7 +75,7 @@ def restart_latencies(kills, starts):
     times = sorted(datetime.fromisoformat(r["ts"].replace("Z", "+00:00")).timestamp()
                    for r in starts if isinstance(r.get("ts"), str))
     out = []
-    for wall, _ in kills:
+    for wall, _, _ in kills:
         later = [t for t in times if t >= wall]
         if later:
             out.append(later[0] - wall)
@@ -101,6 +103,8 @@ def parse_args():
     p.add_argument("--random-plies", type=int, default=4, help="random plies first")
     p.add_argument("--kill-rate", type=float, default=1.0,
                    help="mean seconds between engine kills (0: none)")
+    p.add_argument("--early-kill-share", type=float, default=0.25,
+                   help="share of kills that hit a new engine during fenguard's replay")
     p.add_argument("--chess960-share", type=float, default=0.3)
     p.add_argument("--seed", type=int, default=20261129)
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for bestmove")
@@ -160,8 +164,9 @@ def check_counts(stats, killer, args, log_path, check, facts):
     """The checks on the counters and on positions.jsonl; fills `facts` for the table."""
     starts, exits, bad = read_log(log_path)
     kills = facts["kills"] = killer.count()
+    facts["early"] = sum(1 for _, _, early in killer.kills if early)
     started_pids = {r.get("pid") for r in starts}
-    strangers = [pid for _, pid in killer.kills if pid not in started_pids]
+    strangers = [pid for _, pid, _ in killer.kills if pid not in started_pids]
     facts["latencies"] = restart_latencies(killer.kills, starts)
     restarts = facts["restarts"] = max(len(starts) - 1, 0)
     killed = facts["killed_exits"] = sum(1 for e in exits if e.get("signal") == signal.SIGKILL)
@@ -192,6 +197,7 @@ def print_table(stats, args, facts):
     lat = facts["latencies"]
     rows = [("games completed", f"{stats.games} / {args.games}"),
             ("moves checked", stats.moves), ("kills sent", facts["kills"]),
+            ("kills within the engine's first moments", facts["early"]),
             ("restarts (engine-start - 1)", facts["restarts"]),
             ("engine-exit records (signal 9)", facts["killed_exits"]),
             ("`engine exited` info strings", stats.exited_infos),
@@ -232,7 +238,8 @@ def main():
     proxy = Proxy([args.fenguard, "--config", config, "--log-dir", log_dir],
                   os.path.join(work, "stderr.txt"))
     stats = Stats()
-    killer = Killer(proxy.proc.pid, args.kill_rate, random.Random(args.seed + 1))
+    killer = Killer(proxy.proc.pid, args.kill_rate, random.Random(args.seed + 1),
+                    args.early_kill_share)
     client = Client(proxy, killer, args, stats)
     checks, facts = [], {}
 

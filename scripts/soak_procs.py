@@ -99,29 +99,54 @@ def status_kib(pid, key):
 
 
 class Killer(threading.Thread):
-    """SIGKILLs fenguard's engine child after exponential intervals of mean `rate` seconds."""
+    """SIGKILLs fenguard's engine child after exponential intervals of mean `rate` seconds.
 
-    def __init__(self, fenguard_pid, rate, rng):
+    After a kill, with probability `early_share`, the next kill instead waits for the new engine
+    and hits it within `early_window` seconds of its start (during fenguard's replay)."""
+
+    def __init__(self, fenguard_pid, rate, rng, early_share=0.0, early_window=0.06):
         super().__init__(daemon=True)
         self.pid, self.rate, self.rng = fenguard_pid, rate, rng
+        self.early_share, self.early_window = early_share, early_window
         self.stop_event = threading.Event()
         self.lock = threading.Lock()
-        self.kills = []  # (wall-clock time, pid)
+        self.kills = []  # (wall-clock time, pid, early)
         self.seen = set()  # (pid, start time) of every process killed
 
     def run(self):
-        while self.rate > 0 and not self.stop_event.wait(self.rng.expovariate(1.0 / self.rate)):
-            for child in sorted(children(self.pid)):
+        early = False
+        while self.rate > 0:
+            if early:
+                child = self.wait_for_new_child()
+                if child is None or self.stop_event.wait(self.rng.uniform(0, self.early_window)):
+                    return
+            elif self.stop_event.wait(self.rng.expovariate(1.0 / self.rate)):
+                return
+            killed = any([self.kill(child, early) for child in sorted(children(self.pid))])
+            early = killed and self.rng.random() < self.early_share
+
+    def wait_for_new_child(self):
+        """Polls every 2 ms for a child not killed yet; None when stopped."""
+        while not self.stop_event.wait(0.002):
+            for child in children(self.pid):
                 state = proc_state(child)
-                if state is None or state[0] == "Z" or (child, state[1]) in self.seen:
-                    continue
-                self.seen.add((child, state[1]))
-                with self.lock:  # counted first: its `bestmove 0000` may come at once
-                    self.kills.append((time.time(), child))
-                    try:
-                        os.kill(child, signal.SIGKILL)
-                    except OSError:
-                        self.kills.pop()
+                if state is not None and (child, state[1]) not in self.seen:
+                    return child
+        return None
+
+    def kill(self, child, early):
+        state = proc_state(child)
+        if state is None or state[0] == "Z" or (child, state[1]) in self.seen:
+            return False
+        self.seen.add((child, state[1]))
+        with self.lock:  # counted first: its `bestmove 0000` may come at once
+            self.kills.append((time.time(), child, early))
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                self.kills.pop()
+                return False
+        return True
 
     def count(self):
         with self.lock:
