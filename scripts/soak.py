@@ -13,11 +13,11 @@ while fenguard replays `uci`, options and position to it. The config has
 Per move the client sends `position ... moves ...` and `go nodes N`, then waits for `bestmove`:
 - a legal move (python-chess, in the GUI's notation) is played;
 - `bestmove 0000` after a kill is a search lost to a crash and answered; the same position and
-  `go` are sent again (up to `--retries` times); a `bestmove 0000` with no kill since the
-  previous `go` is "unexplained" and fails;
+  `go` are sent again (up to `--retries` times); more `bestmove 0000` answers than kills fail;
 - no `bestmove` within `--timeout` seconds is a hang; the client then sends `stop` and
   `isready`: if the `bestmove` still does not come, it is lost.
-A `bestmove` that arrives while no search is open is "stray" and fails.
+A `bestmove` that arrives while no search is open is "stray" and fails, and so does any
+`readyok` not asked for, or `uciok`/`id`/`option` after the handshake (leaks of the replay).
 
 At the end: fenguard's peak RSS (VmHWM) is read, fenguard must answer `isready`, exit with
 status 0 after `quit`, and leave no engine process. Restarts are counted from
