@@ -83,13 +83,14 @@ mod tests {
                 command: "/usr/games/stockfish".into(),
                 args: vec![],
                 pid: Some(42),
+                restart: 0,
             },
         };
         let now = datetime!(2026-11-29 13:00:00.123456 UTC);
         assert_eq!(
             render("s1", &record, now),
             "{\"ts\":\"2026-11-29T13:00:00.123456Z\",\"session\":\"s1\",\"seq\":1,\"kind\":\"engine-start\",\
-             \"command\":\"/usr/games/stockfish\",\"args\":[],\"pid\":42}\n"
+             \"command\":\"/usr/games/stockfish\",\"args\":[],\"pid\":42,\"restart\":0}\n"
         );
     }
 }

@@ -57,12 +57,16 @@ fn engine_ignoring_quit_is_killed_after_grace() {
 }
 
 #[test]
-fn engine_exit_is_reported_with_status_one() {
+fn engine_exit_without_restart_is_reported_with_status_one() {
     let dir = test_dir("engine-exit");
-    let mut proxy = Proxy::fake(&dir, &[]);
+    let config = write_config(&dir, NO_RESTART);
+    let mut proxy = Proxy::fake(&dir, &["--config", &config]);
     proxy.send(b"echo last words\nexit 3\n");
     assert_eq!(proxy.wait_exit().code(), Some(1));
-    assert_eq!(proxy.stdout(), b"last words\n");
+    assert_eq!(
+        proxy.stdout(),
+        b"last words\ninfo string fenguard: engine exited (status 3)\n"
+    );
     assert!(
         proxy
             .stderr()
@@ -79,9 +83,10 @@ fn engine_exit_is_reported_with_status_one() {
 
 #[cfg(unix)]
 #[test]
-fn engine_crash_is_reported_with_its_signal() {
+fn engine_crash_without_restart_is_reported_with_its_signal() {
     let dir = test_dir("crash");
-    let mut proxy = Proxy::fake(&dir, &[]);
+    let config = write_config(&dir, NO_RESTART);
+    let mut proxy = Proxy::fake(&dir, &["--config", &config]);
     proxy.send(b"crash\n");
     assert_eq!(proxy.wait_exit().code(), Some(1));
     assert!(
@@ -135,7 +140,7 @@ fn transcript_is_off_by_default() {
 #[test]
 fn log_level_from_config_filters_fenguard_log() {
     let dir = test_dir("level-config");
-    let config = write_config(&dir, "[log]\nlevel = \"warn\"\n");
+    let config = write_config(&dir, "[engine]\nrestart = false\n[log]\nlevel = \"warn\"\n");
     let mut proxy = Proxy::start(&dir, &["--config", &config, "--", FAKE_ENGINE], &[]);
     proxy.send(b"exit 4\n");
     assert_eq!(proxy.wait_exit().code(), Some(1));
@@ -215,6 +220,9 @@ fn engine_after_double_dash_overrides_config() {
     proxy.send(b"args\n");
     assert_eq!(proxy.wait_for("\n"), b"info string args y\n");
 }
+
+/// A configuration that turns engine restarts off.
+const NO_RESTART: &str = "[engine]\nrestart = false\n";
 
 fn write_config(dir: &std::path::Path, text: &str) -> String {
     let path = dir.join("fenguard.toml");

@@ -6,8 +6,9 @@
 //! | --- | --- |
 //! | `uci` | `id name FakeEngine`, `id author fenguard tests`, two `option` lines, `uciok` |
 //! | `isready` | `readyok` |
-//! | `go ...` | `bestmove e2e4` (or `$FAKE_ENGINE_BESTMOVE`) |
+//! | `go ...` | `bestmove e2e4` (or `$FAKE_ENGINE_BESTMOVE`); after `go infinite` or `go ponder` only at `stop` / `ponderhit` |
 //! | `setoption name N value V` | `info string option N = V` |
+//! | `ignore WORD` | from now on, lines starting with WORD get no answer (e.g. `isready`: a hung engine) |
 //! | `echo REST` | REST exactly as received, terminator included (any bytes) |
 //! | `burst N` | N lines `info depth 1 seq I pv e2e4` in one write |
 //! | `burst N M` | the same with M more pv moves (`e7e5 g1f3 ...`) per line |
@@ -24,7 +25,10 @@
 //! | `quit`, end of input | exits with status 0 |
 //!
 //! Anything else is ignored, as UCI engines do. With `FAKE_ENGINE_RECORD=FILE` every byte read
-//! from stdin is appended to FILE as soon as it is read.
+//! from stdin is appended to FILE as soon as it is read. With `FAKE_ENGINE_ECHO_OPTIONS=1`,
+//! each `go` is first answered with `info string option N=V` for every option set so far (in the
+//! order set, the last value of each), so a test sees which options the searching engine has.
+//! `FAKE_ENGINE_IGNORE=W1,W2` starts it ignoring lines that start with those words.
 
 use std::io::{BufRead as _, Write};
 use std::time::Duration;
@@ -38,6 +42,15 @@ fn main() {
             .ok()
     });
     let bestmove = std::env::var("FAKE_ENGINE_BESTMOVE").unwrap_or_else(|_| "e2e4".to_owned());
+    let mut state = State {
+        bestmove,
+        echo_options: std::env::var("FAKE_ENGINE_ECHO_OPTIONS").is_ok_and(|v| v == "1"),
+        options: Vec::new(),
+        ignored: std::env::var("FAKE_ENGINE_IGNORE")
+            .map(|v| v.split(',').map(str::to_owned).collect())
+            .unwrap_or_default(),
+        waiting: false,
+    };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut line = Vec::new();
@@ -51,17 +64,33 @@ fn main() {
             let _ = file.write_all(&line).and_then(|()| file.flush());
         }
         let mut out = std::io::stdout().lock();
-        let _ = answer(&line, &bestmove, &mut out).and_then(|()| out.flush());
+        let _ = answer(&line, &mut state, &mut out).and_then(|()| out.flush());
     }
 }
 
-fn answer(line: &[u8], bestmove: &str, out: &mut impl Write) -> std::io::Result<()> {
+/// What the fake engine remembers between lines.
+struct State {
+    bestmove: String,
+    echo_options: bool,
+    /// `(name, value)` in the order set.
+    options: Vec<(String, String)>,
+    /// First words of lines that get no answer.
+    ignored: Vec<String>,
+    /// A `go infinite` / `go ponder` waits for `stop` / `ponderhit`.
+    waiting: bool,
+}
+
+fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Result<()> {
     let text = String::from_utf8_lossy(line);
     let trimmed = text.trim();
     let (word, rest) = trimmed
         .split_once(char::is_whitespace)
         .unwrap_or((trimmed, ""));
     let rest = rest.trim();
+    if state.ignored.iter().any(|w| w == word) {
+        return Ok(());
+    }
+    let bestmove = state.bestmove.as_str();
     match word {
         "uci" => out.write_all(
             b"id name FakeEngine\nid author fenguard tests\n\
@@ -69,10 +98,32 @@ fn answer(line: &[u8], bestmove: &str, out: &mut impl Write) -> std::io::Result<
               option name UCI_Chess960 type check default false\nuciok\n",
         ),
         "isready" => out.write_all(b"readyok\n"),
-        "go" => writeln!(out, "bestmove {bestmove}"),
+        "go" => {
+            if state.echo_options {
+                for (name, value) in &state.options {
+                    writeln!(out, "info string option {name}={value}")?;
+                }
+            }
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            state.waiting = words.contains(&"infinite") || words.contains(&"ponder");
+            if state.waiting {
+                return Ok(());
+            }
+            writeln!(out, "bestmove {bestmove}")
+        }
+        "stop" | "ponderhit" if state.waiting => {
+            state.waiting = false;
+            writeln!(out, "bestmove {bestmove}")
+        }
+        "ignore" => {
+            state.ignored.push(rest.to_owned());
+            Ok(())
+        }
         "setoption" => {
             let body = rest.strip_prefix("name ").unwrap_or(rest);
             let (name, value) = body.split_once(" value ").unwrap_or((body, ""));
+            state.options.retain(|(n, _)| n != name);
+            state.options.push((name.to_owned(), value.to_owned()));
             writeln!(out, "info string option {name} = {value}")
         }
         "echo" => {

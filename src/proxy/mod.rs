@@ -2,9 +2,10 @@
 //!
 //! [`run`] loads the configuration, resolves and starts the engine, installs logging and runs
 //! the [`relay`] loop on a current-thread runtime on the main thread (on Linux the engine's
-//! parent-death signal is tied to the thread that started it). Exit status: 0 after `quit` or
-//! the GUI's end of input, 1 when the engine exited on its own, 2 for a configuration or
-//! engine start error, 128 + n after signal n.
+//! parent-death signal is tied to the thread that started it; restarts happen there too). Exit
+//! status: 0 after `quit` or the GUI's end of input, 1 when the engine exited on its own and
+//! was not (or no longer) restarted, 2 for a configuration or engine start error, 128 + n after
+//! signal n.
 
 pub mod codec;
 pub mod engine;
@@ -13,6 +14,7 @@ pub mod gui;
 pub mod gui_out;
 pub mod pipe_out;
 pub mod relay;
+pub mod respawn;
 pub mod signals;
 #[cfg(unix)]
 pub mod stdio_pipe;
@@ -26,7 +28,7 @@ use std::time::Duration;
 use crate::cli::ProxyArgs;
 use crate::config::{Config, default_log_dir};
 use crate::logging::{LogSettings, init, session_id};
-use crate::session::{Session, Settings};
+use crate::session::{RestartPolicy, Session, Settings};
 
 /// Exit status for a usage, configuration or engine start error.
 pub const EXIT_USAGE: u8 = 2;
@@ -81,23 +83,21 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let status = runtime.block_on(async {
-        let engine =
-            engine::spawn(&program, &engine_args, &config.engine).map_err(|e| e.to_string())?;
+        let command = respawn::EngineCommand {
+            program: program.clone(),
+            args: engine_args.clone(),
+            config: config.engine.clone(),
+        };
+        let engine = command.spawn().map_err(|e| e.to_string())?;
         let settings = Settings {
             positions: config.positions.clone(),
             log_positions: config.log.positions,
         };
-        let mut session = Session::with_settings(transcript, settings);
-        let start = session.on_engine_start(
-            program.display().to_string(),
-            engine_args
-                .iter()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect(),
-            engine.child.id(),
-        );
+        let mut session = Session::with_settings(transcript, settings)
+            .with_restart(RestartPolicy::from(&config.engine));
+        let start = command.started(&mut session, &engine);
         let grace = Duration::from_millis(config.engine.quit_grace_ms);
-        Ok::<u8, String>(relay::run(engine, session, &mut logs, grace, start).await)
+        Ok::<u8, String>(relay::run(engine, session, &mut logs, grace, start, &command).await)
     });
     if let Err(message) = &status {
         tracing::info!("{message}");

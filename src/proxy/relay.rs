@@ -1,8 +1,10 @@
 //! The relay loop: one task that owns the session, the engine's pipes and the GUI's output,
-//! and carries out the session's actions.
+//! and carries out the session's actions, among them restarting the engine (new pipes, the
+//! same GUI pipes) and killing a hung one.
 //!
 //! It waits (`tokio::select!`) on GUI input, engine output, engine stderr,
-//! the [watcher](super::watch) (the engine's exit and signals) and the quit grace timer; each
+//! the [watcher](super::watch) (the engine's exit and signals), the quit grace timer, the
+//! session's deadline (hung engine) and the restart backoff; each
 //! pipe is [gated](super::gate), so a pass of the loop polls only what was woken. Lines that
 //! are already available are handled together and the output flushed once after them, so a
 //! lone `bestmove` is flushed at once and a burst of `info` lines costs few system calls.
@@ -20,6 +22,7 @@ use super::gate::Gated;
 use super::gui::{GuiIn, GuiInput};
 use super::gui_out::GuiOut;
 use super::pipe_out::PipeOut;
+use super::respawn::EngineCommand;
 use super::signals::Signals;
 use super::watch::{Event, Watch};
 use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
@@ -32,23 +35,46 @@ const READ_CAPACITY: usize = 64 * 1024;
 /// How long the engine's output is still read after it exited.
 const DRAIN: Duration = Duration::from_secs(1);
 
+type EngineOut = Gated<FramedRead<ChildStdout, LineCodec>>;
+type EngineErr = Gated<FramedRead<ChildStderr, LineCodec>>;
+
 /// The state the actions act on.
 struct Shell<'a> {
     engine_in: PipeOut<ChildStdin>,
     gui: GuiOut,
     logs: &'a mut Logs,
+    watch: Watch,
     quit_grace: Duration,
     grace: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// The session's next deadline, armed (the sleep may be for an earlier, cleared one).
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
+    deadline_at: Option<Instant>,
+    /// A restart is due when this fires.
+    respawn: Option<Pin<Box<tokio::time::Sleep>>>,
     finish: Option<u8>,
 }
 
-/// Relays until the engine is gone; returns fenguard's exit status.
+/// The engine's two output pipes, framed.
+fn engine_pipes(stdout: ChildStdout, stderr: ChildStderr) -> (EngineOut, EngineErr) {
+    (
+        Gated::new(FramedRead::with_capacity(
+            stdout,
+            LineCodec::new(MAX_LINE),
+            READ_CAPACITY,
+        )),
+        Gated::new(FramedRead::new(stderr, LineCodec::new(MAX_LINE))),
+    )
+}
+
+/// Relays until the engine is gone for good; returns fenguard's exit status. The engine is
+/// started again from `command` when the session asks for it.
 pub async fn run(
     engine: Engine,
     mut session: Session,
     logs: &mut Logs,
     quit_grace: Duration,
     start: Vec<Action>,
+    command: &EngineCommand,
 ) -> u8 {
     let Engine {
         child,
@@ -58,34 +84,39 @@ pub async fn run(
         ..
     } = engine;
     let mut gui_in = GuiIn::open(MAX_LINE);
-    let mut engine_out: Gated<FramedRead<ChildStdout, LineCodec>> = Gated::new(
-        FramedRead::with_capacity(stdout, LineCodec::new(MAX_LINE), READ_CAPACITY),
-    );
-    let mut engine_err: Gated<FramedRead<ChildStderr, LineCodec>> =
-        Gated::new(FramedRead::new(stderr, LineCodec::new(MAX_LINE)));
-    let mut watch = Watch::start(child, Signals::install());
+    let (mut engine_out, mut engine_err) = engine_pipes(stdout, stderr);
     let mut shell = Shell {
         engine_in: PipeOut::new(stdin),
         gui: GuiOut::open(),
         logs,
+        watch: Watch::start(child, Signals::install()),
         quit_grace,
         grace: None,
+        deadline: None,
+        deadline_at: None,
+        respawn: None,
         finish: None,
     };
     shell.apply(start);
 
     let (mut gui_open, mut out_open, mut err_open) = (true, true, true);
+    let mut running = true;
     let mut exited: Option<EngineExit> = None;
     let mut signal_status: Option<u8> = None;
     let mut drain: Option<Pin<Box<tokio::time::Sleep>>> = None;
 
     loop {
         if let Some(exit) = exited.filter(|_| !out_open && !err_open) {
-            shell.apply(session.on_engine_exit(exit));
+            (exited, drain, running) = (None, None, false);
+            shell.apply(session.on_engine_exit_at(exit, Some(Instant::now())));
+            shell.gui.flush();
+        }
+        if !running && (shell.finish.is_some() || signal_status.is_some()) {
             break;
         }
+        shell.arm_deadline(session.next_deadline());
         tokio::select! {
-            input = gui_in.next(), if gui_open && !shell.engine_in.is_backlogged() => {
+            input = gui_in.next(), if gui_open && !shell.engine_in.is_backlogged() && !session.gui_paused() => {
                 let mut next = input;
                 let now = Instant::now();
                 for handled in 1.. {
@@ -100,7 +131,7 @@ pub async fn run(
                     };
                     shell.apply(actions);
                     // Fetch more only when it will be handled: nothing read is ever dropped.
-                    if handled == BATCH {
+                    if handled == BATCH || session.gui_paused() {
                         break;
                     }
                     match gui_in.try_next() {
@@ -140,7 +171,7 @@ pub async fn run(
                 Some(Ok(Frame::Line(line) | Frame::Overlong { chunk: line, .. })) => shell.engine_stderr(&line),
                 Some(Err(_)) | None => err_open = false,
             },
-            event = watch.next() => match event {
+            event = shell.watch.next() => match event {
                 Event::Exited(exit) => {
                     exited = Some(exit);
                     drain = Some(Box::pin(tokio::time::sleep(DRAIN)));
@@ -154,11 +185,37 @@ pub async fn run(
                 tracing::warn!("engine output still open {} ms after it exited: not waiting", DRAIN.as_millis());
                 (out_open, err_open, drain) = (false, false, None);
             }
+            () = wait(&mut shell.deadline), if shell.deadline.is_some() => {
+                (shell.deadline, shell.deadline_at) = (None, None);
+                let actions = session.on_tick(Instant::now());
+                shell.apply(actions);
+                shell.gui.flush();
+            }
+            () = wait(&mut shell.respawn), if shell.respawn.is_some() => {
+                shell.respawn = None;
+                match command.spawn() {
+                    Ok(engine) => {
+                        let actions = command.started(&mut session, &engine);
+                        let Engine { child, stdin, stdout, stderr, .. } = engine;
+                        (engine_out, engine_err) = engine_pipes(stdout, stderr);
+                        shell.engine_in = PipeOut::new(stdin);
+                        shell.watch.adopt(child);
+                        (out_open, err_open, running) = (true, true, true);
+                        shell.apply(actions);
+                        shell.engine_in.pump();
+                    }
+                    Err(err) => {
+                        tracing::error!("restarting the engine failed: {err}");
+                        shell.apply(session.on_engine_exit_at(EngineExit::default(), Some(Instant::now())));
+                    }
+                }
+                shell.gui.flush();
+            }
             () = wait(&mut shell.grace), if shell.grace.is_some() => {
                 shell.grace = None;
-                if exited.is_none() {
+                if running && exited.is_none() {
                     tracing::warn!("engine still running {} ms after quit: killing it", shell.quit_grace.as_millis());
-                    watch.kill();
+                    shell.watch.kill();
                 }
             }
         }
@@ -187,7 +244,21 @@ impl Shell<'_> {
                 }
                 Action::Log(level, message) => log(level, &message),
                 Action::Finish(status) => self.finish = Some(status),
+                Action::KillEngine => self.watch.kill(),
+                Action::RestartEngine { after } => {
+                    self.respawn = Some(Box::pin(tokio::time::sleep(after)));
+                }
             }
+        }
+    }
+
+    /// Arms the timer for the session's deadline `at` unless one at least as early is armed.
+    fn arm_deadline(&mut self, at: Option<Instant>) {
+        if let Some(at) = at
+            && self.deadline_at.is_none_or(|armed| at < armed)
+        {
+            self.deadline = Some(Box::pin(tokio::time::sleep_until(at.into())));
+            self.deadline_at = Some(at);
         }
     }
 

@@ -2,8 +2,9 @@
 //!
 //! Both are rare, so the relay loop should not pay for them on every line: waiting for the
 //! child and for three signals inside its `select!` re-registers four wakers on every pass.
-//! The watcher task owns the child process and the signal handlers, kills the engine when
-//! asked to or on a signal, and reports what happened over a channel.
+//! The watcher task owns the child process (and the next one after a restart) and the signal
+//! handlers, kills the engine when asked to or on a signal, and reports what happened over a
+//! channel.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -29,18 +30,27 @@ pub enum Event {
 #[derive(Debug)]
 pub struct Watch {
     events: Gated<Events>,
-    kill: mpsc::UnboundedSender<()>,
+    commands: mpsc::UnboundedSender<Command>,
+}
+
+/// What the relay asks of the watcher.
+#[derive(Debug)]
+enum Command {
+    /// Kill the engine if it runs.
+    Kill,
+    /// Watch this new engine (the previous one has exited).
+    Adopt(Child),
 }
 
 impl Watch {
     /// Starts the watcher task on the current tokio runtime; it owns `child` from now on.
     pub fn start(child: Child, signals: Signals) -> Watch {
         let (event_tx, events) = mpsc::unbounded_channel();
-        let (kill, kill_rx) = mpsc::unbounded_channel();
-        tokio::spawn(watch(child, signals, event_tx, kill_rx));
+        let (commands, command_rx) = mpsc::unbounded_channel();
+        tokio::spawn(watch(child, signals, event_tx, command_rx));
         Watch {
             events: Gated::new(Events(events)),
-            kill,
+            commands,
         }
     }
 
@@ -54,7 +64,12 @@ impl Watch {
 
     /// Kills the engine if it is still running (its exit is reported as killed).
     pub fn kill(&self) {
-        let _ = self.kill.send(());
+        let _ = self.commands.send(Command::Kill);
+    }
+
+    /// Watches a restarted engine from now on (after the previous one's exit was reported).
+    pub fn adopt(&self, child: Child) {
+        let _ = self.commands.send(Command::Adopt(child));
     }
 }
 
@@ -74,7 +89,7 @@ async fn watch(
     mut child: Child,
     mut signals: Signals,
     events: mpsc::UnboundedSender<Event>,
-    mut kill: mpsc::UnboundedReceiver<()>,
+    mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
     let mut exited = false;
     let mut killed = false;
@@ -85,9 +100,13 @@ async fn watch(
                 kill_unless_exited(&mut child, exited, &mut killed);
                 Event::Signal(signal)
             }
-            request = kill.recv() => match request {
-                Some(()) => {
+            request = commands.recv() => match request {
+                Some(Command::Kill) => {
                     kill_unless_exited(&mut child, exited, &mut killed);
+                    continue;
+                }
+                Some(Command::Adopt(next)) => {
+                    (child, exited, killed) = (next, false, false);
                     continue;
                 }
                 // The relay is gone.

@@ -48,9 +48,9 @@ impl GuiStream {
         }
     }
 
-    /// The engine is gone: the held writes go out after a `\n` that ends its broken line.
+    /// The engine is gone: a `\n` ends its broken line, then the held writes go out.
     pub(super) fn flush_at_exit(&mut self) -> Vec<Action> {
-        if self.deferred.is_empty() {
+        if self.deferred.is_empty() && !self.mid_line {
             return Vec::new();
         }
         self.mid_line = false;

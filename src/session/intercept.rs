@@ -17,7 +17,7 @@ use bytes::Bytes;
 use tracing::Level;
 
 use super::position::{self, ENABLE_CHESS960, Outcome};
-use super::record::{DiagnosticRecord, Event, Verdict};
+use super::record::{DiagnosticRecord, Event, Moves, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::config::OnInvalid;
 use crate::uci::parse_setoption;
@@ -50,7 +50,10 @@ impl Session {
         } = outcome;
         let verdict = record.verdict;
         if let Some(sent) = sent {
-            self.forward_to_engine(out, Bytes::from(sent));
+            let sent = Bytes::from(sent);
+            let valid = matches!(verdict, Verdict::Valid | Verdict::Repaired);
+            self.restart.note_position(&sent, valid);
+            self.forward_to_engine(out, sent);
         }
         self.rejected = verdict == Verdict::Rejected;
         if !self.rejected {
@@ -74,7 +77,9 @@ impl Session {
         ));
         let mut line = ENABLE_CHESS960.as_bytes().to_vec();
         line.push(b'\n');
-        self.forward_to_engine(out, Bytes::from(line));
+        let line = Bytes::from(line);
+        self.restart.note_setoption(b"UCI_Chess960", &line);
+        self.forward_to_engine(out, line);
         let event = Event::Chess960Enabled {
             sent: ENABLE_CHESS960.to_owned(),
             fen,
@@ -146,7 +151,53 @@ impl Session {
                 )),
             }
         }
+        self.restart.note_setoption(opt.name, &line);
         self.forward_to_engine(out, line);
+    }
+
+    /// The first piece of a `position` line over the line cap: not sent, not interpreted;
+    /// rejected with `line-too-long` (until a valid `position`, `go` gets `bestmove 0000`).
+    pub(super) fn reject_overlong_position(&mut self, first: &[u8]) -> Vec<Action> {
+        let mut out = Vec::new();
+        let message = format!(
+            "position command longer than {} bytes; not sent to the engine",
+            first.len()
+        );
+        out.push(Action::Log(
+            Level::WARN,
+            format!("rejected position: line-too-long: {message}"),
+        ));
+        self.report(
+            &mut out,
+            format!("rejected position: line-too-long: {message}"),
+        );
+        self.rejected = true;
+        self.position_seq = None;
+        if self.settings.log_positions {
+            let shown = &first[..first.len().min(200)];
+            let record = PositionRecord {
+                raw: format!("{}...", String::from_utf8_lossy(shown)),
+                verdict: Verdict::Rejected,
+                diagnostics: vec![DiagnosticRecord {
+                    code: "line-too-long",
+                    severity: "error",
+                    message,
+                    span: None,
+                    fix: None,
+                }],
+                fen_in: None,
+                fen_out: None,
+                moves_in: Moves::default(),
+                moves_out: Moves::default(),
+                chess960: self.c960.engine_on(),
+                final_fen: None,
+                sent: None,
+            };
+            let action = self.record(Event::Position(Box::new(record)));
+            self.position_seq = Some(self.seq);
+            out.push(action);
+        }
+        out
     }
 
     /// Sends `info string fenguard: <text>` to the GUI when `report_to_gui` is on.
@@ -160,7 +211,7 @@ impl Session {
     /// tabs in `text` become spaces, other control characters (NUL, ESC, C1 ...) are escaped
     /// as `\u{..}`, so a GUI never receives raw control bytes (`text` is UTF-8 already: input
     /// bytes reach messages lossily decoded).
-    fn say(&self, out: &mut Vec<Action>, text: &str) {
+    pub(super) fn say(&self, out: &mut Vec<Action>, text: &str) {
         let mut line = String::with_capacity(text.len() + 24);
         line.push_str("info string fenguard: ");
         for c in text.chars() {

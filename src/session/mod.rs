@@ -24,7 +24,7 @@
 //! relayed untouched after reading its first token). Every other line is relayed byte for byte.
 //! The session never reads the clock: the shell passes the time a line was read.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use shakmaty::Chess;
@@ -36,6 +36,8 @@ mod intercept;
 pub mod options;
 pub mod position;
 mod record;
+mod replay;
+pub mod restart;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -45,6 +47,7 @@ pub use options::Settings;
 pub use record::{
     DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
 };
+pub use restart::RestartPolicy;
 
 /// Which way a transcript line went (SPEC section 8's tags).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +91,15 @@ pub enum Action {
     Transcript(Direction, Bytes),
     /// Write a message to fenguard's own log at this level.
     Log(Level, String),
+    /// The engine hung: kill it (its exit is then reported through
+    /// [`Session::on_engine_exit_at`]).
+    KillEngine,
+    /// The engine is gone: start it again after `after`, then call
+    /// [`Session::on_engine_start_at`]; keep the GUI's pipes open meanwhile.
+    RestartEngine {
+        /// The backoff before the new start.
+        after: Duration,
+    },
     /// fenguard is done: flush the GUI's output and exit with this status.
     Finish(u8),
 }
@@ -126,6 +138,10 @@ pub struct Session {
     held: Option<search::Search>,
     /// Whole lines to the GUI: own lines wait while an engine line is half relayed.
     gui_stream: gui_stream::GuiStream,
+    /// What a restart needs, and where the engine is in its life.
+    restart: restart::Restart,
+    /// The rest of an over-long `position` line that was rejected is dropped.
+    dropping_gui_line: bool,
 }
 
 impl Session {
@@ -149,6 +165,8 @@ impl Session {
             search: None,
             held: None,
             gui_stream: gui_stream::GuiStream::default(),
+            restart: restart::Restart::new(RestartPolicy::default()),
+            dropping_gui_line: false,
         }
     }
 
@@ -162,25 +180,15 @@ impl Session {
         self.c960
     }
 
-    /// The engine process was started as `command args` with process id `pid`.
+    /// The engine process was started as `command args` with process id `pid` (no deadlines
+    /// without a time: see [`Session::on_engine_start_at`]).
     pub fn on_engine_start(
         &mut self,
         command: String,
         args: Vec<String>,
         pid: Option<u32>,
     ) -> Vec<Action> {
-        let mut message = format!("engine started: {command}");
-        for arg in &args {
-            message.push(' ');
-            message.push_str(arg);
-        }
-        if let Some(pid) = pid {
-            message.push_str(&format!(" (pid {pid})"));
-        }
-        vec![
-            Action::Log(Level::INFO, message),
-            self.record(Event::EngineStart { command, args, pid }),
-        ]
+        self.on_engine_start_at(command, args, pid, None)
     }
 
     /// A line from the GUI, terminator included, without a timestamp (`search` records then
@@ -195,6 +203,9 @@ impl Session {
     }
 
     fn gui_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
+        if self.restart.phase != restart::Phase::Running {
+            return self.hold_gui_line(line, now);
+        }
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         self.transcribe(&mut out, Direction::FromGui, &line);
         match first_token(&line) {
@@ -209,8 +220,17 @@ impl Session {
             b"go" => self.on_go(&mut out, line, now),
             b"stop" | b"ponderhit" => self.on_stop(&mut out, line, now),
             b"setoption" => self.on_setoption(&mut out, line),
+            b"isready" => {
+                self.restart.on_isready(now);
+                self.forward_to_engine(&mut out, line);
+            }
             b"uci" => {
                 self.c960.on_uci();
+                self.restart.on_uci(now);
+                self.forward_to_engine(&mut out, line);
+            }
+            b"ucinewgame" => {
+                self.restart.note_ucinewgame();
                 self.forward_to_engine(&mut out, line);
             }
             _ => self.forward_to_engine(&mut out, line),
@@ -220,13 +240,32 @@ impl Session {
     }
 
     /// A piece of a GUI line longer than the line cap; `first` marks its first piece. Such a
-    /// line is relayed unchanged, piece by piece, and never interpreted.
+    /// line is relayed unchanged, piece by piece, and never interpreted, except a `position`
+    /// line: it is rejected (`line-too-long`) and dropped.
     pub fn on_gui_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
+        if self.restart.phase != restart::Phase::Running {
+            return self.hold_gui_piece(chunk, first);
+        }
+        if first {
+            self.dropping_gui_line = first_token(&chunk) == b"position";
+            if self.dropping_gui_line {
+                let mut out = self.reject_overlong_position(&chunk);
+                self.dropping_gui_line = !chunk.ends_with(b"\n");
+                self.gui_stream.hold_own_writes(&mut out);
+                return out;
+            }
+        } else if self.dropping_gui_line {
+            self.dropping_gui_line = !chunk.ends_with(b"\n");
+            return Vec::new();
+        }
         self.overlong(Direction::FromGui, chunk, first)
     }
 
     /// The GUI's input ended: forward the end of input and start the quit grace.
     pub fn on_gui_eof(&mut self) -> Vec<Action> {
+        if self.restart.phase == restart::Phase::Waiting {
+            return self.quit_while_restarting(Vec::new(), Bytes::new());
+        }
         let mut out = vec![
             Action::Log(
                 Level::INFO,
@@ -252,6 +291,13 @@ impl Session {
     }
 
     fn engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
+        if self.restart.phase != restart::Phase::Running {
+            return self.replay_engine_line(line, now);
+        }
+        self.engine_line_running(line, now)
+    }
+
+    fn engine_line_running(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         self.transcribe(&mut out, Direction::FromEngine, &line);
         match first_token(&line) {
@@ -261,7 +307,12 @@ impl Session {
                 self.c960.on_engine_option(&line);
                 self.forward_to_gui(&mut out, line);
             }
+            b"readyok" => {
+                self.restart.on_readyok(now);
+                self.forward_to_gui(&mut out, line);
+            }
             b"uciok" => {
+                self.restart.on_uciok(now);
                 for option in self.settings.announce() {
                     self.forward_to_gui(&mut out, Bytes::from(option));
                 }
@@ -280,44 +331,10 @@ impl Session {
         out
     }
 
-    /// The engine process ended; always ends with [`Action::Finish`].
+    /// The engine process ended (no time known: every restart counts against the limit); see
+    /// [`Session::on_engine_exit_at`].
     pub fn on_engine_exit(&mut self, exit: EngineExit) -> Vec<Action> {
-        let reason = if exit.killed {
-            ExitReason::Killed
-        } else if self.quitting {
-            ExitReason::Quit
-        } else {
-            ExitReason::Unexpected
-        };
-        let how = match (exit.code, exit.signal) {
-            (Some(code), _) => format!("with status {code}"),
-            (None, Some(signal)) => format!("by signal {signal}"),
-            (None, None) => "with unknown status".to_owned(),
-        };
-        let (level, message, status) = match reason {
-            ExitReason::Quit => (Level::INFO, format!("engine exited {how}"), 0),
-            ExitReason::Killed => (
-                Level::WARN,
-                format!("engine killed by fenguard; ended {how}"),
-                0,
-            ),
-            ExitReason::Unexpected => (
-                Level::ERROR,
-                format!(
-                    "engine exited on its own {how}; fenguard exits (restarting is not implemented)"
-                ),
-                EXIT_ENGINE_DIED,
-            ),
-        };
-        let mut out = self.gui_stream.flush_at_exit();
-        out.push(Action::Log(level, message));
-        let record = self.record(Event::EngineExit {
-            code: exit.code,
-            signal: exit.signal,
-            reason,
-        });
-        out.extend([record, Action::Finish(status)]);
-        out
+        self.on_engine_exit_at(exit, None)
     }
 
     /// Relays a piece of an over-long line read `from` one side to the other, uninterpreted.

@@ -24,6 +24,8 @@ pub enum Event {
         args: Vec<String>,
         /// Its process id.
         pid: Option<u32>,
+        /// How many restarts came before this start (0 for the first engine).
+        restart: u32,
     },
     /// The engine process ended.
     EngineExit {
@@ -31,8 +33,8 @@ pub enum Event {
         code: Option<i32>,
         /// Signal number, when a signal ended it (Unix).
         signal: Option<i32>,
-        /// `quit` (after `quit` or the GUI's end of input), `killed` (by fenguard), or
-        /// `unexpected` (on its own).
+        /// `quit` (after `quit` or the GUI's end of input), `killed` (by fenguard), `hung`
+        /// (killed by fenguard because it stopped answering), or `unexpected` (on its own).
         reason: ExitReason,
     },
     /// A GUI `position` command and what fenguard did with it.
@@ -160,4 +162,6 @@ pub enum ExitReason {
     Killed,
     /// It exited on its own while the GUI was still using it.
     Unexpected,
+    /// fenguard killed it because it hung (no `uciok` or `readyok` in time).
+    Hung,
 }

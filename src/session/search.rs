@@ -151,7 +151,7 @@ impl Session {
     }
 
     /// fenguard's own `bestmove 0000`, with the terminator of the GUI's `line`.
-    fn answer_null(
+    pub(super) fn answer_null(
         &mut self,
         out: &mut Vec<Action>,
         search: Search,

@@ -118,10 +118,11 @@ fn own_lines_after_an_unterminated_engine_line_follow_a_line_feed_at_exit() {
     assert!(to_gui(&go).is_empty());
     let exit = s.on_engine_exit(EngineExit::default());
     let gui_lines = to_gui(&exit);
-    assert_eq!(gui_lines.first().map(String::as_str), Some("\n"));
+    assert_eq!(gui_lines[0], "\n");
+    assert_eq!(gui_lines[3], "bestmove 0000\n");
     assert_eq!(
         gui_lines.last().map(String::as_str),
-        Some("bestmove 0000\n")
+        Some("info string fenguard: engine exited (unknown status)\n")
     );
 }
 

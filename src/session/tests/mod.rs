@@ -6,6 +6,7 @@ mod hostile;
 mod options;
 mod position;
 mod reports;
+mod restart;
 mod search;
 
 use bytes::Bytes;

@@ -1,0 +1,44 @@
+//! How to start the engine, kept for its restarts: the resolved program, its arguments and the
+//! `[engine]` configuration, and the session's start event for each process.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::engine::{self, Engine, EngineError};
+use crate::config::EngineConfig;
+use crate::session::{Action, Session};
+
+/// The engine command line and its settings.
+#[derive(Debug, Clone)]
+pub struct EngineCommand {
+    /// The resolved program.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// `[engine]`: working directory, environment.
+    pub config: EngineConfig,
+}
+
+impl EngineCommand {
+    /// Starts the engine (see [`engine::spawn`]: call it on the main thread).
+    ///
+    /// # Errors
+    /// [`EngineError::Spawn`] when the process cannot be started.
+    pub fn spawn(&self) -> Result<Engine, EngineError> {
+        engine::spawn(&self.program, &self.args, &self.config)
+    }
+
+    /// Tells `session` that `engine` started now; gives its actions.
+    pub fn started(&self, session: &mut Session, engine: &Engine) -> Vec<Action> {
+        session.on_engine_start_at(
+            self.program.display().to_string(),
+            self.args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            engine.child.id(),
+            Some(Instant::now()),
+        )
+    }
+}

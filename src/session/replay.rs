@@ -1,0 +1,130 @@
+//! The replay after a restart: GUI lines held while the engine is away, the new engine's
+//! handshake swallowed, then the GUI's options, `ucinewgame` and last valid position sent
+//! behind an `isready` barrier (see [`super::restart`]).
+
+use std::time::Instant;
+
+use bytes::Bytes;
+use tracing::Level;
+
+use super::restart::{Held, Phase};
+use super::{Action, Direction, Session, first_token};
+
+impl Session {
+    /// A GUI line while the engine restarts: `isready` answered at once when nothing waits
+    /// before it, `quit` handled at once, the rest held until the engine is back.
+    pub(super) fn hold_gui_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
+        let mut out = Vec::new();
+        match first_token(&line) {
+            b"isready" if self.restart.held.is_empty() => {
+                self.transcribe(&mut out, Direction::FromGui, &line);
+                self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
+            }
+            b"quit" => {
+                self.transcribe(&mut out, Direction::FromGui, &line);
+                return self.quit_while_restarting(out, line);
+            }
+            // Transcribed when released.
+            _ => {
+                self.restart.held_bytes += line.len();
+                self.restart.held.push_back(Held::Line(line, now));
+            }
+        }
+        self.gui_stream.hold_own_writes(&mut out);
+        out
+    }
+
+    /// A piece of an over-long GUI line while the engine restarts: held.
+    pub(super) fn hold_gui_piece(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
+        self.restart.held_bytes += chunk.len();
+        self.restart.held.push_back(Held::Piece(chunk, first));
+        Vec::new()
+    }
+
+    /// `quit` or the GUI's end of input while restarting: nothing held is sent; with no engine
+    /// running fenguard finishes at once.
+    pub(super) fn quit_while_restarting(
+        &mut self,
+        mut out: Vec<Action>,
+        line: Bytes,
+    ) -> Vec<Action> {
+        self.restart.held.clear();
+        self.restart.held_bytes = 0;
+        self.quitting = true;
+        if self.restart.phase == Phase::Waiting {
+            out.push(Action::Log(
+                Level::INFO,
+                "GUI quit while the engine was restarting".to_owned(),
+            ));
+            out.push(Action::Finish(0));
+        } else {
+            self.forward_to_engine(&mut out, line);
+            out.push(Action::StartQuitGrace);
+        }
+        out
+    }
+
+    /// An engine line during the replay: swallowed (relayed only while the GUI waits for its
+    /// own `uciok`), `uciok` sends the replay, `readyok` ends it.
+    pub(super) fn replay_engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
+        let token = first_token(&line);
+        if self.restart.phase == Phase::Handshake {
+            let mut out = if self.restart.gui_awaits_uciok {
+                self.engine_line_running(line.clone(), now)
+            } else {
+                let mut out = Vec::new();
+                self.transcribe(&mut out, Direction::FromEngine, &line);
+                out
+            };
+            if token == b"uciok" {
+                self.restart.gui_awaits_uciok = false;
+                self.restart.uci_deadline = None;
+                self.send_replay(&mut out, now);
+            }
+            return out;
+        }
+        let mut out = Vec::new();
+        self.transcribe(&mut out, Direction::FromEngine, &line);
+        if token == b"readyok" {
+            self.restart.phase = Phase::Running;
+            self.restart.ping_deadline = None;
+            let text = format!(
+                "engine restarted (restart {}): options and position restored",
+                self.restart.count
+            );
+            out.push(Action::Log(Level::INFO, text.clone()));
+            self.say(&mut out, &text);
+            self.gui_stream.after_engine_writes(&mut out);
+            while let Some(held) = self.restart.held.pop_front() {
+                out.extend(match held {
+                    Held::Line(line, at) => self.gui_line(line, at),
+                    Held::Piece(chunk, first) => self.on_gui_overlong(chunk, first),
+                });
+            }
+            self.restart.held_bytes = 0;
+        }
+        out
+    }
+
+    /// The GUI's options, `ucinewgame`, the last valid position, then `isready`.
+    fn send_replay(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+        let mut lines: Vec<Bytes> = self
+            .restart
+            .options
+            .iter()
+            .map(|(_, l)| l.clone())
+            .collect();
+        if self.restart.ucinewgame {
+            lines.push(Bytes::from_static(b"ucinewgame\n"));
+        }
+        if let Some(position) = self.restart.position.clone().filter(|_| !self.rejected) {
+            lines.push(position);
+        }
+        lines.push(Bytes::from_static(b"isready\n"));
+        for line in lines {
+            self.forward_to_engine(out, line);
+        }
+        self.restart.phase = Phase::Barrier;
+        self.restart.ping_deadline = now.map(|now| now + self.restart.policy.ping_timeout);
+    }
+}

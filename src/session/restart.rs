@@ -1,0 +1,410 @@
+//! Surviving the engine: its exit reported to the GUI, a hung engine detected, and a new engine
+//! brought back to the state the GUI built (SPEC section 5, `engine.restart`).
+//!
+//! What the session remembers for a restart: the GUI's `setoption` lines as forwarded (not
+//! fenguard's own; one per option name, the last value, in the order they were last set, plus
+//! the `UCI_Chess960` line fenguard sent itself in detect mode), whether `ucinewgame` was sent,
+//! and the last valid or repaired `position` as sent to the engine.
+//!
+//! When the engine ends on its own (or was killed because it hung), the GUI gets at once:
+//! `info string fenguard: engine exited (status N)` (or `(signal N)`), `bestmove 0000` if a
+//! search was open, and one `readyok` per `isready` not yet answered. Then, while restarts
+//! remain (at most `engine.max_restarts` in any 60 s), [`Action::RestartEngine`] asks the shell
+//! for a new engine after a backoff (100 ms, doubling per restart in the last minute, at most
+//! 2 s). Once it runs, the session replays `uci` (its output swallowed, unless the GUI still
+//! waits for its own `uciok`), the `setoption` lines, `ucinewgame`, the position and `isready`
+//! (swallowing until `readyok`), and only then releases the GUI lines that arrived meanwhile.
+//! Too many restarts: `info string fenguard: engine keeps exiting; giving up` and
+//! [`Action::Finish`] with a non-zero status.
+//!
+//! Hangs: no `uciok` within `engine.startup_timeout_ms` of `uci`, or no `readyok` within
+//! `engine.ping_timeout_ms` of `isready`: `info string fenguard: engine hung: no readyok within
+//! N ms; killing it` and [`Action::KillEngine`]; the exit that follows is handled as above.
+//! The session asks for the time with [`Session::next_deadline`] and learns it through
+//! [`Session::on_tick`].
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use tracing::Level;
+
+use super::record::{Event, ExitReason};
+use super::{Action, EXIT_ENGINE_DIED, EngineExit, Session};
+use crate::config::EngineConfig;
+
+/// The restart rules (`engine.restart`, `max_restarts`, `startup_timeout_ms`,
+/// `ping_timeout_ms` of SPEC section 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RestartPolicy {
+    /// Restart an engine that exited on its own or hung.
+    pub enabled: bool,
+    /// Restarts allowed in any 60 s; one more and fenguard gives up.
+    pub max_per_minute: u32,
+    /// Longest wait for `uciok` after `uci`.
+    pub startup_timeout: Duration,
+    /// Longest wait for `readyok` after `isready`.
+    pub ping_timeout: Duration,
+}
+
+impl Default for RestartPolicy {
+    /// Restarts off (a session built without a configuration exits with its engine), the
+    /// configuration's default timeouts.
+    fn default() -> Self {
+        RestartPolicy {
+            enabled: false,
+            max_per_minute: 5,
+            startup_timeout: Duration::from_secs(30),
+            ping_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+impl From<&EngineConfig> for RestartPolicy {
+    fn from(config: &EngineConfig) -> Self {
+        RestartPolicy {
+            enabled: config.restart,
+            max_per_minute: config.max_restarts,
+            startup_timeout: Duration::from_millis(config.startup_timeout_ms),
+            ping_timeout: Duration::from_millis(config.ping_timeout_ms),
+        }
+    }
+}
+
+/// First wait before a restart; doubled for each restart in the last minute.
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+/// Longest wait before a restart.
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+/// The rolling window of the restart limit.
+const WINDOW: Duration = Duration::from_secs(60);
+/// GUI bytes held during a restart before the shell stops reading the GUI.
+const QUEUE_CAP: usize = 1 << 20;
+/// Most `setoption` lines remembered (distinct names).
+const MAX_OPTIONS: usize = 512;
+
+/// Where the engine is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// Running and in sync with the GUI: lines pass.
+    Running,
+    /// Gone; the shell starts a new one after the backoff.
+    Waiting,
+    /// New engine: `uci` sent, waiting for `uciok`.
+    Handshake,
+    /// Replay sent, waiting for the `readyok` of fenguard's `isready`.
+    Barrier,
+}
+
+/// A GUI input held during a restart.
+#[derive(Debug)]
+pub(super) enum Held {
+    Line(Bytes, Option<Instant>),
+    Piece(Bytes, bool),
+}
+
+/// The restart state of a session.
+#[derive(Debug)]
+pub(super) struct Restart {
+    pub(super) policy: RestartPolicy,
+    pub(super) phase: Phase,
+    /// `(lower-case option name, line as forwarded)`, in the order last set.
+    pub(super) options: Vec<(Vec<u8>, Bytes)>,
+    pub(super) ucinewgame: bool,
+    /// The last valid or repaired `position` as sent.
+    pub(super) position: Option<Bytes>,
+    /// The last `position` sent was invalid (`on_invalid = "forward"`): not replayed.
+    position_invalid: bool,
+    /// The GUI sent `uci` and has not had its `uciok`.
+    pub(super) gui_awaits_uciok: bool,
+    pub(super) uci_deadline: Option<Instant>,
+    /// GUI `isready` lines the engine has not answered.
+    pings: u32,
+    pub(super) ping_deadline: Option<Instant>,
+    /// fenguard killed the engine because it hung.
+    hung: bool,
+    /// Restarts so far.
+    pub(super) count: u32,
+    /// When recent restarts happened (`None`: the shell gave no time).
+    recent: VecDeque<Option<Instant>>,
+    pub(super) held: VecDeque<Held>,
+    pub(super) held_bytes: usize,
+}
+
+impl Restart {
+    pub(super) fn new(policy: RestartPolicy) -> Restart {
+        Restart {
+            policy,
+            phase: Phase::Running,
+            options: Vec::new(),
+            ucinewgame: false,
+            position: None,
+            position_invalid: false,
+            gui_awaits_uciok: false,
+            uci_deadline: None,
+            pings: 0,
+            ping_deadline: None,
+            hung: false,
+            count: 0,
+            recent: VecDeque::new(),
+            held: VecDeque::new(),
+            held_bytes: 0,
+        }
+    }
+
+    /// A `setoption` line forwarded to the engine, for option `name`.
+    pub(super) fn note_setoption(&mut self, name: &[u8], line: &Bytes) {
+        let key = name.to_ascii_lowercase();
+        self.options.retain(|(k, _)| *k != key);
+        if self.options.len() >= MAX_OPTIONS {
+            self.options.remove(0);
+        }
+        self.options.push((key, line.clone()));
+    }
+
+    pub(super) fn note_ucinewgame(&mut self) {
+        self.ucinewgame = true;
+    }
+
+    /// A `position` was sent: `valid` when its verdict was valid or repaired.
+    pub(super) fn note_position(&mut self, sent: &Bytes, valid: bool) {
+        self.position_invalid = !valid;
+        if valid {
+            self.position = Some(sent.clone());
+        }
+    }
+
+    pub(super) fn on_uci(&mut self, now: Option<Instant>) {
+        self.gui_awaits_uciok = true;
+        if let Some(now) = now {
+            self.uci_deadline = Some(now + self.policy.startup_timeout);
+        }
+    }
+
+    pub(super) fn on_uciok(&mut self, now: Option<Instant>) {
+        self.gui_awaits_uciok = false;
+        self.uci_deadline = None;
+        if self.pings > 0 {
+            self.ping_deadline = now.map(|now| now + self.policy.ping_timeout);
+        }
+    }
+
+    /// A GUI `isready` on its way to the engine (not timed while `uciok` is awaited: engines
+    /// may load large networks at startup).
+    pub(super) fn on_isready(&mut self, now: Option<Instant>) {
+        self.pings = self.pings.saturating_add(1);
+        if self.ping_deadline.is_none() && !self.gui_awaits_uciok {
+            self.ping_deadline = now.map(|now| now + self.policy.ping_timeout);
+        }
+    }
+
+    pub(super) fn on_readyok(&mut self, now: Option<Instant>) {
+        self.pings = self.pings.saturating_sub(1);
+        self.ping_deadline = match (self.pings, now) {
+            (0, _) | (_, None) => None,
+            (_, Some(now)) => Some(now + self.policy.ping_timeout),
+        };
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        match (self.uci_deadline, self.ping_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+impl Session {
+    /// Sets the restart rules (a session starts with restarts off).
+    pub fn with_restart(mut self, policy: RestartPolicy) -> Session {
+        self.restart.policy = policy;
+        self
+    }
+
+    /// Restarts so far.
+    pub fn restarts(&self) -> u32 {
+        self.restart.count
+    }
+
+    /// When the session wants [`Session::on_tick`] called (a `uciok` or `readyok` deadline);
+    /// calling it earlier is harmless.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.restart.deadline()
+    }
+
+    /// So many GUI lines wait for a restarting engine that the shell should stop reading the
+    /// GUI for now.
+    pub fn gui_paused(&self) -> bool {
+        self.restart.held_bytes >= QUEUE_CAP
+    }
+
+    /// The time is `now`: an engine that missed its `uciok` or `readyok` deadline is hung and
+    /// gets killed ([`Action::KillEngine`]).
+    pub fn on_tick(&mut self, now: Instant) -> Vec<Action> {
+        let r = &self.restart;
+        let what = match (r.uci_deadline, r.ping_deadline) {
+            (Some(at), _) if at <= now => ("uciok", r.policy.startup_timeout),
+            (_, Some(at)) if at <= now => ("readyok", r.policy.ping_timeout),
+            _ => return Vec::new(),
+        };
+        self.restart.uci_deadline = None;
+        self.restart.ping_deadline = None;
+        let mut out = Vec::new();
+        if self.quitting || self.restart.phase == Phase::Waiting {
+            return out;
+        }
+        self.restart.hung = true;
+        let text = format!(
+            "engine hung: no {} within {} ms; killing it",
+            what.0,
+            what.1.as_millis()
+        );
+        out.push(Action::Log(Level::WARN, text.clone()));
+        self.say(&mut out, &text);
+        out.push(Action::KillEngine);
+        self.gui_stream.hold_own_writes(&mut out);
+        out
+    }
+
+    /// The engine process was started as `command args` with process id `pid` at `now`; after
+    /// an exit this starts the replay (`uci` first).
+    pub fn on_engine_start_at(
+        &mut self,
+        command: String,
+        args: Vec<String>,
+        pid: Option<u32>,
+        now: Option<Instant>,
+    ) -> Vec<Action> {
+        let mut message = format!("engine started: {command}");
+        for arg in &args {
+            message.push(' ');
+            message.push_str(arg);
+        }
+        if let Some(pid) = pid {
+            message.push_str(&format!(" (pid {pid})"));
+        }
+        let restart = self.restart.count;
+        let mut out = vec![
+            Action::Log(Level::INFO, message),
+            self.record(Event::EngineStart {
+                command,
+                args,
+                pid,
+                restart,
+            }),
+        ];
+        self.restart.hung = false;
+        if self.restart.phase == Phase::Waiting {
+            self.restart.phase = Phase::Handshake;
+            self.forward_to_engine(&mut out, Bytes::from_static(b"uci\n"));
+            self.restart.uci_deadline = now.map(|now| now + self.restart.policy.startup_timeout);
+        }
+        out
+    }
+
+    /// The engine process ended, at `now` when the shell knows it: reported to the GUI, then
+    /// [`Action::RestartEngine`] or [`Action::Finish`].
+    pub fn on_engine_exit_at(&mut self, exit: EngineExit, now: Option<Instant>) -> Vec<Action> {
+        let reason = if self.restart.hung {
+            ExitReason::Hung
+        } else if exit.killed {
+            ExitReason::Killed
+        } else if self.quitting {
+            ExitReason::Quit
+        } else {
+            ExitReason::Unexpected
+        };
+        let how = match (exit.code, exit.signal) {
+            (Some(code), _) => format!("with status {code}"),
+            (None, Some(signal)) => format!("by signal {signal}"),
+            (None, None) => "with unknown status".to_owned(),
+        };
+        let failed = matches!(reason, ExitReason::Unexpected | ExitReason::Hung) && !self.quitting;
+        let (level, message) = match reason {
+            ExitReason::Quit => (Level::INFO, format!("engine exited {how}")),
+            ExitReason::Killed => (
+                Level::WARN,
+                format!("engine killed by fenguard; ended {how}"),
+            ),
+            ExitReason::Hung => (Level::ERROR, format!("hung engine killed; ended {how}")),
+            ExitReason::Unexpected => (Level::ERROR, format!("engine exited on its own {how}")),
+        };
+        let mut out = self.gui_stream.flush_at_exit();
+        out.push(Action::Log(level, message));
+        let record = self.record(Event::EngineExit {
+            code: exit.code,
+            signal: exit.signal,
+            reason,
+        });
+        out.push(record);
+        self.restart.uci_deadline = None;
+        self.restart.ping_deadline = None;
+        if !failed {
+            out.push(Action::Finish(if self.quitting || exit.killed {
+                0
+            } else {
+                EXIT_ENGINE_DIED
+            }));
+            return out;
+        }
+        let status = match (exit.code, exit.signal) {
+            (Some(code), _) => format!("status {code}"),
+            (None, Some(signal)) => format!("signal {signal}"),
+            (None, None) => "unknown status".to_owned(),
+        };
+        self.say(&mut out, &format!("engine exited ({status})"));
+        if let Some(search) = self.search.take() {
+            self.answer_null(&mut out, search, b"\n", now);
+        }
+        for _ in 0..std::mem::take(&mut self.restart.pings) {
+            self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
+        }
+        self.schedule_restart(&mut out, now);
+        out
+    }
+
+    /// [`Action::RestartEngine`] after the backoff, or giving up.
+    fn schedule_restart(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+        let policy = self.restart.policy;
+        if !policy.enabled {
+            out.push(Action::Log(
+                Level::ERROR,
+                "fenguard exits (engine.restart = false)".to_owned(),
+            ));
+            out.push(Action::Finish(EXIT_ENGINE_DIED));
+            return;
+        }
+        let recent = &mut self.restart.recent;
+        if let Some(now) = now {
+            recent.retain(|t| t.is_none_or(|t| now.saturating_duration_since(t) < WINDOW));
+        }
+        if recent.len() >= policy.max_per_minute as usize {
+            let text = "engine keeps exiting; giving up";
+            out.push(Action::Log(
+                Level::ERROR,
+                format!("{text} ({} restarts in the last minute)", recent.len()),
+            ));
+            self.say(out, text);
+            out.push(Action::Finish(EXIT_ENGINE_DIED));
+            return;
+        }
+        let exponent = u32::try_from(recent.len()).unwrap_or(u32::MAX).min(5);
+        let after = (FIRST_BACKOFF * 2u32.pow(exponent)).min(MAX_BACKOFF);
+        recent.push_back(now);
+        self.restart.count += 1;
+        self.restart.phase = Phase::Waiting;
+        if self.restart.position_invalid {
+            // The engine must not search a position the GUI did not ask for.
+            self.rejected = true;
+            self.current = None;
+        }
+        out.push(Action::Log(
+            Level::WARN,
+            format!(
+                "restarting the engine in {} ms (restart {})",
+                after.as_millis(),
+                self.restart.count
+            ),
+        ));
+        out.push(Action::RestartEngine { after });
+    }
+}
