@@ -14,7 +14,8 @@ Per move the client sends `position ... moves ...` and `go nodes N`, then waits 
 - a legal move (python-chess, in the GUI's notation) is played;
 - `bestmove 0000` after a kill is a search lost to a crash and answered; the same position and
   `go` are sent again (up to `--retries` times); more `bestmove 0000` answers than kills fail;
-- no `bestmove` within `--timeout` seconds is a hang; the client then sends `stop` and
+- no `bestmove` within `--timeout` seconds of the `go` or of the last kill, whichever is later
+  (fenguard waits up to 2 s before each restart), is a hang; the client then sends `stop` and
   `isready`: if the `bestmove` still does not come, it is lost.
 A `bestmove` that arrives while no search is open is "stray" and fails, and so does any
 `readyok` not asked for, or `uciok`/`id`/`option` after the handshake (leaks of the replay).

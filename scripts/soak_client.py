@@ -50,15 +50,21 @@ class Client:
             else:
                 self.note(line)
 
-    def wait_for(self, prefix, timeout, before=None):
+    def wait_for(self, prefix, timeout, before=None, after_kills=False):
         """The first line starting with `prefix` (others noted); None at end, False at timeout.
-        A line starting with `before` that arrives first is returned as ("before", line)."""
-        deadline = time.monotonic() + timeout
+        A line starting with `before` that arrives first is returned as ("before", line).
+        With `after_kills`, the timeout counts from the last kill when that is later."""
+        start = time.monotonic()
         while True:
+            deadline = start + timeout
+            if after_kills:
+                deadline = max(deadline, self.killer.last_kill + timeout)
             line = self.proxy.next_line(deadline)
             if line is None:
                 self.dead = True
                 return None
+            if line is False and after_kills and self.killer.last_kill + timeout > deadline:
+                continue
             if line is False or line.startswith(prefix):
                 return line
             if before and line.startswith(before):
@@ -90,7 +96,7 @@ class Client:
             self.drain(f"before `{go}`")
             self.proxy.send(position)
             self.proxy.send(go)
-            line = self.wait_for("bestmove", self.args.timeout)
+            line = self.wait_for("bestmove", self.args.timeout, after_kills=True)
             if line is None:
                 self.stats.problem(f"fenguard ended during a search after `{position}`")
                 return None
@@ -108,19 +114,26 @@ class Client:
         return None
 
     def timed_out(self, position):
+        """No `bestmove` in time: `stop` and `isready`; `readyok` may come first (UCI allows an
+        engine to answer `isready` during a search). None when the `bestmove` never comes."""
         self.stats.hangs += 1
         self.proxy.send("stop")
         self.proxy.send("isready")
-        answer = self.wait_for("bestmove", self.args.timeout, before="readyok")
-        if isinstance(answer, tuple) or not answer:
+        ready = False
+        while True:
+            answer = self.wait_for("bestmove", self.args.timeout, before="readyok")
+            if not isinstance(answer, tuple):
+                break
+            ready = True
+        if not answer:
             self.stats.lost += 1
-            what = "fenguard answered isready" if answer else "no readyok either"
+            what = "fenguard answered isready" if ready else "no readyok either"
             self.stats.problem(f"lost bestmove ({what}) after `{position}`")
-            if not answer:
-                self.dead = True
+            self.dead = self.dead or not ready
             return None
-        self.stats.problem(f"bestmove only after `stop` after `{position}`")
-        self.wait_for("readyok", self.args.timeout)
+        self.stats.problem(f"`{answer}` only after `stop` after `{position}`")
+        if not ready:
+            self.wait_for("readyok", self.args.timeout)
         return answer.split()[1]
 
     def play(self, board, rng):

@@ -111,6 +111,7 @@ class Killer(threading.Thread):
         self.stop_event = threading.Event()
         self.lock = threading.Lock()
         self.kills = []  # (wall-clock time, pid, early)
+        self.last_kill = 0.0  # monotonic time of the last kill
         self.seen = set()  # (pid, start time) of every process killed
 
     def run(self):
@@ -141,6 +142,7 @@ class Killer(threading.Thread):
         self.seen.add((child, state[1]))
         with self.lock:  # counted first: its `bestmove 0000` may come at once
             self.kills.append((time.time(), child, early))
+            self.last_kill = time.monotonic()
             try:
                 os.kill(child, signal.SIGKILL)
             except OSError:
