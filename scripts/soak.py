@@ -26,7 +26,7 @@ status 0 after `quit`, and leave no engine process. Restarts are counted from
 `N passed, M failed` (checks); exit status 1 on any failure.
 
     scripts/soak.py                      # 500 games, kills every 1 s on average
-    scripts/soak.py --quick              # CI: 20 games, kills every 0.5 s on average
+    scripts/soak.py --quick              # CI: 20 games, 8 kills (every 0.2 s on average)
     scripts/soak.py --kill-rate 0        # the harness alone, no kills
 """
 
@@ -104,6 +104,7 @@ def parse_args():
     p.add_argument("--random-plies", type=int, default=4, help="random plies first")
     p.add_argument("--kill-rate", type=float, default=1.0,
                    help="mean seconds between engine kills (0: none)")
+    p.add_argument("--max-kills", type=int, default=0, help="stop killing after N (0: never)")
     p.add_argument("--early-kill-share", type=float, default=0.25,
                    help="share of kills that hit a new engine during fenguard's replay")
     p.add_argument("--chess960-share", type=float, default=0.3)
@@ -114,10 +115,10 @@ def parse_args():
     p.add_argument("--max-rss-mib", type=float, default=15.0, help="fenguard peak RSS limit")
     p.add_argument("--keep-logs", action="store_true", help="keep the temp log directory")
     p.add_argument("--quick", action="store_true",
-                   help="CI mode: 20 games, kills every 0.5 s on average")
+                   help="CI mode: 20 games, 8 kills, every 0.2 s on average")
     args = p.parse_args()
     if args.quick:
-        args.games, args.kill_rate = 20, 0.5
+        args.games, args.kill_rate, args.max_kills = 20, 0.2, 8
     return args
 
 
@@ -240,7 +241,7 @@ def main():
                   os.path.join(work, "stderr.txt"))
     stats = Stats()
     killer = Killer(proxy.proc.pid, args.kill_rate, random.Random(args.seed + 1),
-                    args.early_kill_share)
+                    args.early_kill_share, limit=args.max_kills)
     client = Client(proxy, killer, args, stats)
     checks, facts = [], {}
 

@@ -99,14 +99,15 @@ def status_kib(pid, key):
 
 
 class Killer(threading.Thread):
-    """SIGKILLs fenguard's engine child after exponential intervals of mean `rate` seconds.
+    """SIGKILLs fenguard's engine child after exponential intervals of mean `rate` seconds,
+    `limit` times at most (0: no limit).
 
     After a kill, with probability `early_share`, the next kill instead waits for the new engine
     and hits it within `early_window` seconds of its start (during fenguard's replay)."""
 
-    def __init__(self, fenguard_pid, rate, rng, early_share=0.0, early_window=0.06):
+    def __init__(self, fenguard_pid, rate, rng, early_share=0.0, early_window=0.06, limit=0):
         super().__init__(daemon=True)
-        self.pid, self.rate, self.rng = fenguard_pid, rate, rng
+        self.pid, self.rate, self.rng, self.limit = fenguard_pid, rate, rng, limit
         self.early_share, self.early_window = early_share, early_window
         self.stop_event = threading.Event()
         self.lock = threading.Lock()
@@ -116,7 +117,7 @@ class Killer(threading.Thread):
 
     def run(self):
         early = False
-        while self.rate > 0:
+        while self.rate > 0 and not (self.limit and self.count() >= self.limit):
             if early:
                 child = self.wait_for_new_child()
                 if child is None or self.stop_event.wait(self.rng.uniform(0, self.early_window)):
