@@ -42,7 +42,8 @@ pub struct EngineConfig {
     /// Milliseconds the engine gets to exit after `quit` or the GUI's end of input, then it is
     /// killed. Default 1000.
     pub quit_grace_ms: u64,
-    /// Restart a crashed or hung engine (a later issue). Default true.
+    /// Restart a crashed or hung engine and restore the GUI's options and position. Default
+    /// true.
     pub restart: bool,
     /// Restarts per minute before fenguard gives up. Default 5.
     pub max_restarts: u32,

@@ -118,10 +118,7 @@ pub fn init(settings: &LogSettings) -> Logs {
             }
             if settings.positions {
                 match PositionLog::open(&dir.join("positions.jsonl"), settings.session_id.clone()) {
-                    Ok((log, guard)) => {
-                        guards.push(guard);
-                        positions = Some(log);
-                    }
+                    Ok(log) => positions = Some(log),
                     Err(err) => warn_once(&dir, &format!("cannot open positions.jsonl: {err}")),
                 }
             }

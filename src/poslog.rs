@@ -4,24 +4,28 @@
 //! Each line is a session [`Record`] with `ts` (UTC, microseconds) and `session` in front:
 //! `{"ts":"2026-11-29T13:00:00.123456Z","session":"…","seq":1,"kind":"engine-start",…}`.
 
-use std::io::Write as _;
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
 use std::path::Path;
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::thread::JoinHandle;
 
 use serde::Serialize;
 use time::OffsetDateTime;
 use time::macros::format_description;
-use tracing_appender::non_blocking::{NonBlocking, WorkerGuard};
 
 use crate::session::Record;
 
 /// Records queued for writing before new ones are dropped.
 const QUEUE: usize = 4096;
 
-/// The open `positions.jsonl`.
-#[derive(Debug, Clone)]
+/// The open `positions.jsonl`: records go over a bounded queue to a writer thread, which
+/// renders each as JSON and writes and flushes it, so the relay pays neither the rendering nor
+/// the disk. Dropping it writes what is queued, then closes the file.
+#[derive(Debug)]
 pub struct PositionLog {
-    writer: NonBlocking,
-    session: String,
+    queue: Option<SyncSender<(Record, OffsetDateTime)>>,
+    writer: Option<JoinHandle<()>>,
 }
 
 #[derive(Serialize)]
@@ -36,21 +40,68 @@ impl PositionLog {
     /// Opens `path` for appending (creating it); records carry `session` as their session id.
     ///
     /// # Errors
-    /// The I/O error when the file cannot be opened.
-    pub fn open(path: &Path, session: String) -> std::io::Result<(PositionLog, WorkerGuard)> {
+    /// The I/O error when the file cannot be opened or the writer thread cannot start.
+    pub fn open(path: &Path, session: String) -> std::io::Result<PositionLog> {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)?;
-        let (writer, guard) = crate::logging::non_blocking(QUEUE, file);
-        Ok((PositionLog { writer, session }, guard))
+        let (queue, records) = sync_channel(QUEUE);
+        let writer = std::thread::Builder::new()
+            .name("positions.jsonl".to_owned())
+            .spawn(move || write_records(&records, &session, BufWriter::new(file)))?;
+        Ok(PositionLog {
+            queue: Some(queue),
+            writer: Some(writer),
+        })
     }
 
-    /// Appends one record stamped with the current time; a failed write is dropped (logging
-    /// never stops the relay).
-    pub fn write(&mut self, record: &Record) {
-        let line = render(&self.session, record, OffsetDateTime::now_utc());
-        let _ = self.writer.write_all(line.as_bytes());
+    /// Queues one record stamped with the current time; when the queue is full (the disk is
+    /// stalled) the record is dropped: logging never stops the relay.
+    pub fn write(&mut self, record: Record) {
+        if let Some(queue) = &self.queue
+            && let Err(TrySendError::Disconnected(_)) =
+                queue.try_send((record, OffsetDateTime::now_utc()))
+        {
+            self.queue = None;
+        }
+    }
+}
+
+impl Drop for PositionLog {
+    fn drop(&mut self) {
+        self.queue = None;
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+/// How long the writer thread lets records gather after one arrives. While the GUI and the
+/// engine talk fast, the relay then queues records without waking the writer for each one (on
+/// one CPU a wake-up per record doubles a `position` round trip); a record still reaches the
+/// file within this time.
+const GATHER: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// The writer thread: waits for a record, lets more gather for [`GATHER`], then writes them
+/// all, each whole on its line, and flushes; stops at the first write error (a full disk: the
+/// relay goes on without the log).
+fn write_records(
+    records: &Receiver<(Record, OffsetDateTime)>,
+    session: &str,
+    mut file: BufWriter<File>,
+) {
+    while let Ok(first) = records.recv() {
+        std::thread::sleep(GATHER);
+        for (record, ts) in std::iter::once(first).chain(records.try_iter()) {
+            let line = render(session, &record, ts);
+            if file.write_all(line.as_bytes()).is_err() {
+                return;
+            }
+        }
+        if file.flush().is_err() {
+            return;
+        }
     }
 }
 

@@ -184,3 +184,67 @@ fn file_lines_are_checked_in_order() {
         (Some(1), format!("{START}\ninvalid\n"))
     );
 }
+
+#[test]
+fn json_spans_point_into_input_as_shown_after_a_non_utf8_byte() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fenguard"))
+        .args(["check", "--format", "json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("fenguard runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"4k3/8/8/8/8/8/8/4K3 w \xff - 0 x\n")
+        .expect("write stdin");
+    drop(stdin);
+    let o = child.wait_with_output().expect("fenguard exits");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    let input = v["input"].as_str().expect("input").as_bytes();
+    let spans: Vec<(String, Vec<u8>)> = v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            let (a, b) = (
+                d["span"][0].as_u64().unwrap(),
+                d["span"][1].as_u64().unwrap(),
+            );
+            let code = d["code"].as_str().unwrap().to_owned();
+            (code, input[a as usize..b as usize].to_vec())
+        })
+        .collect();
+    assert_eq!(
+        spans,
+        vec![
+            (
+                "bad-castling-char".to_owned(),
+                "\u{fffd}".as_bytes().to_vec()
+            ),
+            ("bad-fullmove-number".to_owned(), b"x".to_vec()),
+        ]
+    );
+}
+
+#[test]
+fn each_line_from_a_pipe_is_answered_before_the_next_arrives() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fenguard"))
+        .args(["check", "--format", "fen", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("fenguard runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut answer = String::new();
+    for (fen, want) in [(START, START), ("8/8/8/8/8/8/8/8 w - - 0 1", "invalid")] {
+        writeln!(stdin, "{fen}").expect("write a line");
+        stdin.flush().expect("flush");
+        answer.clear();
+        stdout.read_line(&mut answer).expect("read the answer");
+        assert_eq!(answer.trim_end(), want);
+    }
+    drop(stdin);
+    assert!(child.wait().expect("exits").code() == Some(1));
+}

@@ -6,7 +6,7 @@ mod common;
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{FAKE_ENGINE, FENGUARD, Gui, Proxy, contains, peak_rss_kib, rejected, test_dir};
 
@@ -17,19 +17,7 @@ const RSS_LIMIT_KIB: u64 = 32 * 1024;
 const FLOOD_PATIENCE: Duration = Duration::from_secs(120);
 
 fn wait_stdout_long(proxy: &Proxy, done: impl Fn(&[u8]) -> bool) -> Vec<u8> {
-    let start = Instant::now();
-    loop {
-        let out = proxy.stdout();
-        if done(&out) {
-            return out;
-        }
-        assert!(
-            start.elapsed() < FLOOD_PATIENCE,
-            "timed out; stderr: {}",
-            proxy.stderr()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    proxy.wait_stdout_within(FLOOD_PATIENCE, done)
 }
 
 #[test]

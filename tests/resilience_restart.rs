@@ -25,6 +25,16 @@ fn sigkill(pid: i32) {
 }
 
 /// The fake engine echoes its options at `go` and answers `e7e5` (legal after `e2e4`).
+/// fenguard in front of the fake engine, after the handshake, a SIGKILL of the engine and the
+/// restart that follows.
+fn restarted(name: &str) -> Gui {
+    let mut gui = Gui::fake(name, "", &[]);
+    gui.handshake();
+    sigkill(engine_pid(&mut gui));
+    gui.read_until(|l| l.starts_with("info string fenguard: engine restarted"));
+    gui
+}
+
 const ECHO_OPTIONS: [(&str, &str); 2] = [
     ("FAKE_ENGINE_ECHO_OPTIONS", "1"),
     ("FAKE_ENGINE_BESTMOVE", "e7e5"),
@@ -78,10 +88,7 @@ fn sigkill_during_go_infinite_gives_bestmove_0000_within_a_second_then_the_game_
 
 #[test]
 fn restart_is_recorded_in_the_position_log() {
-    let mut gui = Gui::fake("res-records", "", &[]);
-    gui.handshake();
-    sigkill(engine_pid(&mut gui));
-    gui.read_until(|l| l.starts_with("info string fenguard: engine restarted"));
+    let gui = restarted("res-records");
     let exit = gui.wait_record(|r| r["kind"] == "engine-exit");
     assert_eq!(exit["reason"], "unexpected");
     assert_eq!(exit["signal"], 9);
@@ -129,20 +136,14 @@ fn engine_that_always_hangs_makes_fenguard_give_up() {
 
 #[test]
 fn quit_after_a_restart_exits_with_zero() {
-    let mut gui = Gui::fake("res-quit", "", &[]);
-    gui.handshake();
-    sigkill(engine_pid(&mut gui));
-    gui.read_until(|l| l.starts_with("info string fenguard: engine restarted"));
+    let mut gui = restarted("res-quit");
     gui.send("quit");
     assert_eq!(gui.proxy.wait_exit().code(), Some(0));
 }
 
 #[test]
 fn no_restarted_engine_outlives_a_sigkilled_fenguard() {
-    let mut gui = Gui::fake("res-orphan", "", &[]);
-    gui.handshake();
-    sigkill(engine_pid(&mut gui));
-    gui.read_until(|l| l.starts_with("info string fenguard: engine restarted"));
+    let mut gui = restarted("res-orphan");
     let engine = engine_pid(&mut gui);
     gui.proxy.child.kill().expect("SIGKILL fenguard");
     let killed = Instant::now();
@@ -187,4 +188,46 @@ fn stockfish_crashing_on_a_forwarded_position_is_restarted_with_its_options() {
         "MultiPV not restored: {lines:#?}"
     );
     common::assert_legal_bestmove(&lines, common::STARTPOS, &["e2e4"], false);
+}
+
+#[test]
+fn engine_hung_before_uciok_is_restarted_and_the_gui_gets_its_uciok() {
+    // The first engine ignores `uci`; the second (a flag file exists by then) answers it.
+    let dir = common::test_dir("res-startup-hang");
+    let flag = dir.join("started-once");
+    let script = format!(
+        "if [ -e '{flag}' ]; then exec '{engine}'; else : > '{flag}'; \
+         FAKE_ENGINE_IGNORE=uci exec '{engine}'; fi",
+        flag = flag.display(),
+        engine = common::FAKE_ENGINE,
+    );
+    let config = common::write_config(&dir, "[engine]\nstartup_timeout_ms = 300\n");
+    let args = [
+        "--config",
+        config.to_str().expect("UTF-8 path"),
+        "--",
+        "/bin/sh",
+        "-c",
+        &script,
+    ];
+    let mut proxy = common::Proxy::start(&dir, &args, &[]);
+    proxy.send(b"uci\n");
+    let out = proxy.wait_for("uciok\n");
+    let text = String::from_utf8_lossy(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "info string fenguard: engine hung: no uciok within 300 ms; killing it",
+            "info string fenguard: engine exited (signal 9)",
+            "id name FakeEngine"
+        ]
+    );
+    let uciok = lines.iter().position(|l| *l == "uciok").expect("uciok");
+    assert!(
+        lines[..uciok].contains(&"option name fenguard CheckMoves type check default true"),
+        "{lines:#?}"
+    );
+    proxy.send(b"isready\n");
+    proxy.wait_for("readyok\n");
 }

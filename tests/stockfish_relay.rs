@@ -4,37 +4,9 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{Proxy, test_dir};
+use common::{Proxy, require_stockfish, test_dir};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position as _};
-
-fn stockfish() -> Option<PathBuf> {
-    let debian = PathBuf::from("/usr/games/stockfish");
-    if debian.is_file() {
-        return Some(debian);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("stockfish"))
-        .find(|p| p.is_file())
-}
-
-/// Stockfish's path; `None` (after saying so) outside CI when it is missing.
-fn require_stockfish() -> Option<PathBuf> {
-    let found = stockfish();
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "Stockfish is missing under CI: install it (apt-get install -y stockfish)"
-        );
-        eprintln!(
-            "stockfish not installed: not running this test (install it with apt-get install -y stockfish)"
-        );
-    }
-    found
-}
 
 fn start(dir_name: &str) -> Option<Proxy> {
     let stockfish = require_stockfish()?;

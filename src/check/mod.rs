@@ -122,7 +122,11 @@ fn check_all(
     let read_stdin = args.fens.is_empty() && args.file.is_none();
     for fen in &args.fens {
         if fen == "-" {
-            check_lines(io::stdin().lock(), checker, out)?;
+            check_lines(
+                BufReader::with_capacity(64 * 1024, io::stdin()),
+                checker,
+                out,
+            )?;
         } else {
             checker.line(fen.as_encoded_bytes(), out)?;
         }
@@ -137,14 +141,20 @@ fn check_all(
         check_lines(BufReader::with_capacity(64 * 1024, file), checker, out)?;
     }
     if read_stdin {
-        check_lines(io::stdin().lock(), checker, out)?;
+        check_lines(
+            BufReader::with_capacity(64 * 1024, io::stdin()),
+            checker,
+            out,
+        )?;
     }
     Ok(())
 }
 
 /// Checks every line of `input` (a final line without newline included), reusing one buffer.
-fn check_lines(
-    mut input: impl BufRead,
+/// The output is flushed whenever the input has nothing more buffered, so a program that feeds
+/// one line and waits gets its answer, while a file is still written in large blocks.
+fn check_lines<R: io::Read>(
+    mut input: BufReader<R>,
     checker: &mut output::Checker,
     out: &mut impl Write,
 ) -> io::Result<()> {
@@ -161,5 +171,8 @@ fn check_lines(
             }
         }
         checker.line(&line, out)?;
+        if input.buffer().is_empty() {
+            out.flush()?;
+        }
     }
 }

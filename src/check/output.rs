@@ -78,7 +78,7 @@ impl Checker {
                     diagnostics: analysis
                         .diagnostics()
                         .iter()
-                        .map(DiagnosticRecord::from)
+                        .map(|d| DiagnosticRecord::new(d, input))
                         .collect(),
                 };
                 serde_json::to_writer(&mut *out, &record)?;
@@ -144,13 +144,21 @@ struct DiagnosticRecord<'a> {
     fix: Option<&'a str>,
 }
 
-impl<'a> From<&'a Diagnostic> for DiagnosticRecord<'a> {
-    fn from(d: &'a Diagnostic) -> Self {
+impl<'a> DiagnosticRecord<'a> {
+    /// The JSON form of `d`, a diagnostic of `input`. Its span is a byte range into `input`
+    /// as the JSON shows it: where `input` is not UTF-8, each invalid sequence is shown as
+    /// U+FFFD (3 bytes), and the span is moved to match (SPEC 4: "a half-open byte range into
+    /// `input`").
+    fn new(d: &'a Diagnostic, input: &[u8]) -> Self {
+        let shown = |at: usize| match std::str::from_utf8(input) {
+            Ok(_) => at,
+            Err(_) => String::from_utf8_lossy(&input[..at.min(input.len())]).len(),
+        };
         DiagnosticRecord {
             code: d.code.as_str(),
             severity: d.severity.as_str(),
             message: &d.message,
-            span: d.span.as_ref().map(|s| [s.start, s.end]),
+            span: d.span.as_ref().map(|s| [shown(s.start), shown(s.end)]),
             fix: d.fix.as_deref(),
         }
     }

@@ -110,6 +110,25 @@ pub struct Engine {
     _job: Option<job::Job>,
 }
 
+/// What keeps a started engine tied to fenguard after its pipes are taken: on Windows the Job
+/// Object (dropping it kills the engine); nothing on Unix.
+#[derive(Debug)]
+pub struct EngineGuard {
+    #[cfg(windows)]
+    _job: Option<job::Job>,
+}
+
+impl Engine {
+    /// The child, its three pipes, and the guard to keep as long as the engine is in use.
+    pub fn into_parts(self) -> (Child, ChildStdin, ChildStdout, ChildStderr, EngineGuard) {
+        let guard = EngineGuard {
+            #[cfg(windows)]
+            _job: self._job,
+        };
+        (self.child, self.stdin, self.stdout, self.stderr, guard)
+    }
+}
+
 /// Starts `program args` with the working directory and environment of `config`.
 ///
 /// On Linux this must run on the thread that lives as long as fenguard (the main thread):

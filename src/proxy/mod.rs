@@ -18,6 +18,7 @@ pub mod respawn;
 pub mod signals;
 #[cfg(unix)]
 pub mod stdio_pipe;
+pub mod ticker;
 pub mod watch;
 
 use std::ffi::OsString;

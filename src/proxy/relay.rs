@@ -2,10 +2,10 @@
 //! and carries out the session's actions, among them restarting the engine (new pipes, the
 //! same GUI pipes) and killing a hung one.
 //!
-//! It waits (`tokio::select!`) on GUI input, engine output, engine stderr,
-//! the [watcher](super::watch) (the engine's exit and signals), the quit grace timer, the
-//! session's deadline (hung engine) and the restart backoff; each
-//! pipe is [gated](super::gate), so a pass of the loop polls only what was woken. Lines that
+//! It waits (`tokio::select!`) on GUI input, engine output, engine stderr, the
+//! [watcher](super::watch) (the engine's exit, signals, and the [ticker](super::ticker)'s
+//! report of a passed deadline: a hung engine), the quit grace timer and the restart backoff;
+//! each pipe is [gated](super::gate), so a pass of the loop polls only what was woken. Lines that
 //! are already available are handled together and the output flushed once after them, so a
 //! lone `bestmove` is flushed at once and a burst of `info` lines costs few system calls.
 
@@ -17,13 +17,14 @@ use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio_util::codec::FramedRead;
 
 use super::codec::{Frame, LineCodec, MAX_LINE};
-use super::engine::Engine;
+use super::engine::{Engine, EngineGuard};
 use super::gate::Gated;
 use super::gui::{GuiIn, GuiInput};
 use super::gui_out::GuiOut;
 use super::pipe_out::PipeOut;
 use super::respawn::EngineCommand;
 use super::signals::Signals;
+use super::ticker::Ticker;
 use super::watch::{Event, Watch};
 use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
 use crate::session::{Action, EngineExit, Session};
@@ -46,11 +47,12 @@ struct Shell<'a> {
     watch: Watch,
     quit_grace: Duration,
     grace: Option<Pin<Box<tokio::time::Sleep>>>,
-    /// The session's next deadline, armed (the sleep may be for an earlier, cleared one).
-    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
-    deadline_at: Option<Instant>,
+    /// Times the session's deadlines.
+    ticker: Ticker,
     /// A restart is due when this fires.
     respawn: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// Keeps the current engine tied to fenguard (Windows Job Object).
+    _guard: EngineGuard,
     finish: Option<u8>,
 }
 
@@ -76,25 +78,21 @@ pub async fn run(
     start: Vec<Action>,
     command: &EngineCommand,
 ) -> u8 {
-    let Engine {
-        child,
-        stdin,
-        stdout,
-        stderr,
-        ..
-    } = engine;
+    let (child, stdin, stdout, stderr, guard) = engine.into_parts();
     let mut gui_in = GuiIn::open(MAX_LINE);
     let (mut engine_out, mut engine_err) = engine_pipes(stdout, stderr);
+    let watch = Watch::start(child, Signals::install());
+    let ticker = Ticker::start(watch.sender());
     let mut shell = Shell {
         engine_in: PipeOut::new(stdin),
         gui: GuiOut::open(),
         logs,
-        watch: Watch::start(child, Signals::install()),
+        watch,
         quit_grace,
         grace: None,
-        deadline: None,
-        deadline_at: None,
+        ticker,
         respawn: None,
+        _guard: guard,
         finish: None,
     };
     shell.apply(start);
@@ -114,7 +112,7 @@ pub async fn run(
         if !running && (shell.finish.is_some() || signal_status.is_some()) {
             break;
         }
-        shell.arm_deadline(session.next_deadline());
+        shell.ticker.arm(session.next_deadline());
         tokio::select! {
             input = gui_in.next(), if gui_open && !shell.engine_in.is_backlogged() && !session.gui_paused() => {
                 let mut next = input;
@@ -180,23 +178,24 @@ pub async fn run(
                     tracing::warn!("received {}: killing the engine and exiting", signal.name);
                     signal_status = Some(signal.exit_status);
                 }
+                Event::Tick => {
+                    shell.ticker.fired();
+                    let actions = session.on_tick(Instant::now());
+                    shell.apply(actions);
+                    shell.gui.flush();
+                }
             },
             () = wait(&mut drain), if drain.is_some() => {
                 tracing::warn!("engine output still open {} ms after it exited: not waiting", DRAIN.as_millis());
                 (out_open, err_open, drain) = (false, false, None);
-            }
-            () = wait(&mut shell.deadline), if shell.deadline.is_some() => {
-                (shell.deadline, shell.deadline_at) = (None, None);
-                let actions = session.on_tick(Instant::now());
-                shell.apply(actions);
-                shell.gui.flush();
             }
             () = wait(&mut shell.respawn), if shell.respawn.is_some() => {
                 shell.respawn = None;
                 match command.spawn() {
                     Ok(engine) => {
                         let actions = command.started(&mut session, &engine);
-                        let Engine { child, stdin, stdout, stderr, .. } = engine;
+                        let (child, stdin, stdout, stderr, guard) = engine.into_parts();
+                        shell._guard = guard;
                         (engine_out, engine_err) = engine_pipes(stdout, stderr);
                         shell.engine_in = PipeOut::new(stdin);
                         shell.watch.adopt(child);
@@ -236,7 +235,7 @@ impl Shell<'_> {
                 }
                 Action::Record(record) => {
                     if let Some(positions) = &mut self.logs.positions {
-                        positions.write(&record);
+                        positions.write(record);
                     }
                 }
                 Action::Transcript(direction, line) => {
@@ -249,16 +248,6 @@ impl Shell<'_> {
                     self.respawn = Some(Box::pin(tokio::time::sleep(after)));
                 }
             }
-        }
-    }
-
-    /// Arms the timer for the session's deadline `at` unless one at least as early is armed.
-    fn arm_deadline(&mut self, at: Option<Instant>) {
-        if let Some(at) = at
-            && self.deadline_at.is_none_or(|armed| at < armed)
-        {
-            self.deadline = Some(Box::pin(tokio::time::sleep_until(at.into())));
-            self.deadline_at = Some(at);
         }
     }
 

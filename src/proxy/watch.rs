@@ -24,6 +24,8 @@ pub enum Event {
     Exited(EngineExit),
     /// fenguard received a signal; the engine, if still running, is being killed.
     Signal(Received),
+    /// A deadline armed with the [ticker](super::ticker) passed.
+    Tick,
 }
 
 /// The relay's handle on the watcher task.
@@ -31,6 +33,8 @@ pub enum Event {
 pub struct Watch {
     events: Gated<Events>,
     commands: mpsc::UnboundedSender<Command>,
+    /// For other reporters of rare events (the ticker).
+    sender: mpsc::UnboundedSender<Event>,
 }
 
 /// What the relay asks of the watcher.
@@ -47,10 +51,12 @@ impl Watch {
     pub fn start(child: Child, signals: Signals) -> Watch {
         let (event_tx, events) = mpsc::unbounded_channel();
         let (commands, command_rx) = mpsc::unbounded_channel();
+        let sender = event_tx.clone();
         tokio::spawn(watch(child, signals, event_tx, command_rx));
         Watch {
             events: Gated::new(Events(events)),
             commands,
+            sender,
         }
     }
 
@@ -65,6 +71,11 @@ impl Watch {
     /// Kills the engine if it is still running (its exit is reported as killed).
     pub fn kill(&self) {
         let _ = self.commands.send(Command::Kill);
+    }
+
+    /// A sender into this watcher's event stream, for events found elsewhere.
+    pub fn sender(&self) -> mpsc::UnboundedSender<Event> {
+        self.sender.clone()
     }
 
     /// Watches a restarted engine from now on (after the previous one's exit was reported).

@@ -26,6 +26,8 @@
 
 use std::time::{Duration, Instant};
 
+use std::collections::VecDeque;
+
 use bytes::Bytes;
 use shakmaty::Chess;
 use tracing::Level;
@@ -132,10 +134,11 @@ pub struct Session {
     position_seq: Option<u64>,
     /// The last `position` was rejected: `go` is answered `bestmove 0000`.
     rejected: bool,
-    /// The search the engine is running.
-    search: Option<search::Search>,
-    /// A `go infinite` / `go ponder` after a rejection, answered at `stop` / `ponderhit`.
-    held: Option<search::Search>,
+    /// The searches the GUI started whose `bestmove` it has not received yet, oldest first:
+    /// the engine's (answered by its `bestmove`, in order) and fenguard's own (`bestmove 0000`
+    /// after a rejected position; a `go infinite` / `go ponder` waits for `stop` /
+    /// `ponderhit`), each answered in its turn.
+    searches: VecDeque<search::Search>,
     /// Whole lines to the GUI: own lines wait while an engine line is half relayed.
     gui_stream: gui_stream::GuiStream,
     /// What a restart needs, and where the engine is in its life.
@@ -162,8 +165,7 @@ impl Session {
             current: None,
             position_seq: None,
             rejected: false,
-            search: None,
-            held: None,
+            searches: VecDeque::new(),
             gui_stream: gui_stream::GuiStream::default(),
             restart: restart::Restart::new(RestartPolicy::default()),
             dropping_gui_line: false,

@@ -352,9 +352,7 @@ impl Session {
             (None, None) => "unknown status".to_owned(),
         };
         self.say(&mut out, &format!("engine exited ({status})"));
-        if let Some(search) = self.search.take() {
-            self.answer_null(&mut out, search, b"\n", now);
-        }
+        self.answer_lost_searches(&mut out, now);
         for _ in 0..std::mem::take(&mut self.restart.pings) {
             self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
         }

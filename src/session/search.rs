@@ -31,6 +31,17 @@ pub(super) struct Search {
     started: Option<Instant>,
     /// The searched position, when fenguard knows it.
     root: Option<Chess>,
+    /// How fenguard answers it itself (`bestmove 0000`), or `None` when the engine searches.
+    own: Option<OwnAnswer>,
+}
+
+/// A search fenguard answers itself with `bestmove 0000`, in its turn among the searches.
+#[derive(Debug, Clone)]
+pub(super) struct OwnAnswer {
+    /// The terminator of the GUI's line that asked for it (`\n` or `\r\n`).
+    crlf: bool,
+    /// `go infinite` / `go ponder`: waits for the GUI's `stop` / `ponderhit`.
+    held: bool,
 }
 
 fn elapsed_ms(started: Option<Instant>, now: Option<Instant>) -> Option<u64> {
@@ -43,30 +54,34 @@ impl Session {
     /// or `ponderhit` for `go infinite` / `go ponder`), else forwarded with `searchmoves`
     /// checked and translated. A `go infinite` still held is answered first.
     pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
-        let (body, _) = split_terminator(&line);
-        if let Some(held) = self.held.take() {
-            // A new `go` without `stop`: the held search is over, and its `bestmove` is owed
-            // first (the next `stop` belongs to the new search).
-            self.answer_null(out, held, &line, now);
+        let (body, term) = split_terminator(&line);
+        let crlf = term == b"\r\n";
+        // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
+        // (the next `stop` belongs to the new search).
+        for search in self.searches.iter_mut() {
+            if let Some(own) = &mut search.own {
+                own.held = false;
+            }
         }
+        self.answer_own(out, now);
+        let mut search = Search {
+            position_seq: self.position_seq,
+            go: lossy(body),
+            started: now,
+            root: self.current.clone(),
+            own: None,
+        };
         if self.rejected {
-            let search = Search {
-                position_seq: self.position_seq,
-                go: lossy(body),
-                started: now,
-                root: None,
-            };
-            let waits = tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder");
+            let held = tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder");
             out.push(Action::Log(
                 Level::INFO,
                 "go after a rejected position: not forwarded, answered with bestmove 0000"
                     .to_owned(),
             ));
-            if waits {
-                self.held = Some(search);
-            } else {
-                self.answer_null(out, search, &line, now);
-            }
+            search.root = None;
+            search.own = Some(OwnAnswer { crlf, held });
+            self.searches.push_back(search);
+            self.answer_own(out, now);
             return;
         }
         let mut sent = line.clone();
@@ -76,23 +91,14 @@ impl Session {
             match self.checked_searchmoves(out, &line, &root) {
                 Some(checked) => sent = checked,
                 None => {
-                    let search = Search {
-                        position_seq: self.position_seq,
-                        go: lossy(body),
-                        started: now,
-                        root: Some(root),
-                    };
-                    self.answer_null(out, search, &line, now);
+                    search.own = Some(OwnAnswer { crlf, held: false });
+                    self.searches.push_back(search);
+                    self.answer_own(out, now);
                     return;
                 }
             }
         }
-        self.search = Some(Search {
-            position_seq: self.position_seq,
-            go: lossy(body),
-            started: now,
-            root: self.current.clone(),
-        });
+        self.searches.push_back(search);
         self.forward_to_engine(out, sent);
     }
 
@@ -141,36 +147,58 @@ impl Session {
         Some(Bytes::from(rewritten.into_owned()))
     }
 
-    /// `stop` / `ponderhit`: answers a held `go` with `bestmove 0000` (not forwarded), else
-    /// forwards the line.
+    /// `stop` / `ponderhit`: ends a held `go` that fenguard answers (the line is not
+    /// forwarded), else forwards the line.
     pub(super) fn on_stop(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
-        match self.held.take() {
-            Some(search) => self.answer_null(out, search, &line, now),
+        let held = self
+            .searches
+            .iter_mut()
+            .filter_map(|s| s.own.as_mut())
+            .find(|own| own.held);
+        match held {
+            Some(own) => {
+                own.held = false;
+                self.answer_own(out, now);
+            }
             None => self.forward_to_engine(out, line),
         }
     }
 
-    /// fenguard's own `bestmove 0000`, with the terminator of the GUI's `line`.
-    pub(super) fn answer_null(
-        &mut self,
-        out: &mut Vec<Action>,
-        search: Search,
-        line: &[u8],
-        now: Option<Instant>,
-    ) {
-        let term = match split_terminator(line).1 {
-            b"" => b"\n".as_slice(),
-            term => term,
-        };
-        let mut reply = b"bestmove 0000".to_vec();
-        reply.extend_from_slice(term);
-        self.forward_to_gui(out, Bytes::from(reply));
-        self.record_search(out, search, Some("0000".to_owned()), None, now, Vec::new());
+    /// Answers, in order, the searches at the front of the queue that fenguard answers itself
+    /// and that are not held: a `bestmove 0000` never overtakes a `bestmove` the engine still
+    /// owes for an earlier `go`.
+    fn answer_own(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+        while let Some(Search { own: Some(own), .. }) = self.searches.front() {
+            if own.held {
+                break;
+            }
+            let reply: &'static [u8] = if own.crlf {
+                b"bestmove 0000\r\n"
+            } else {
+                b"bestmove 0000\n"
+            };
+            let search = self.searches.pop_front().expect("front exists");
+            self.forward_to_gui(out, Bytes::from_static(reply));
+            self.record_search(out, search, Some("0000".to_owned()), None, now, Vec::new());
+        }
     }
 
-    /// The position the engine's moves start from: the open search's, else the last sent.
+    /// The engine is gone: every search it still owed a `bestmove` for is answered
+    /// `bestmove 0000` (in order, with fenguard's own answers queued behind them).
+    pub(super) fn answer_lost_searches(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+        for search in self.searches.iter_mut().filter(|s| s.own.is_none()) {
+            search.own = Some(OwnAnswer {
+                crlf: false,
+                held: false,
+            });
+        }
+        self.answer_own(out, now);
+    }
+
+    /// The position the engine's moves start from: the oldest search the engine owes a
+    /// `bestmove` for, else the last position sent.
     fn root(&self) -> Option<&Chess> {
-        match &self.search {
+        match self.searches.iter().find(|s| s.own.is_none()) {
             Some(search) => search.root.as_ref(),
             None => self.current.as_ref(),
         }
@@ -226,9 +254,11 @@ impl Session {
             _ => None,
         };
         self.forward_to_gui(out, relay);
-        if let Some(search) = self.search.take() {
+        if let Some(i) = self.searches.iter().position(|s| s.own.is_none()) {
+            let search = self.searches.remove(i).expect("index from position");
             self.record_search(out, search, best, ponder, now, diags);
         }
+        self.answer_own(out, now);
     }
 
     fn record_search(

@@ -119,6 +119,11 @@ impl Proxy {
 
     /// Waits until stdout satisfies `done`; panics with what arrived after [`PATIENCE`].
     pub fn wait_stdout(&self, done: impl Fn(&[u8]) -> bool) -> Vec<u8> {
+        self.wait_stdout_within(PATIENCE, done)
+    }
+
+    /// Waits until stdout satisfies `done`; panics with what arrived after `patience`.
+    pub fn wait_stdout_within(&self, patience: Duration, done: impl Fn(&[u8]) -> bool) -> Vec<u8> {
         let start = Instant::now();
         loop {
             let out = self.stdout();
@@ -126,7 +131,7 @@ impl Proxy {
                 return out;
             }
             assert!(
-                start.elapsed() < PATIENCE,
+                start.elapsed() < patience,
                 "timed out; stdout so far: {:?}; stderr: {}",
                 String::from_utf8_lossy(&out),
                 self.stderr()

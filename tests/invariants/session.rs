@@ -10,6 +10,7 @@
 //! engine; lines fenguard does not intercept are relayed byte for byte; after a rejected
 //! `position`, `go` is answered `bestmove 0000` to the GUI and nothing reaches the engine.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -87,16 +88,26 @@ pub struct Driver {
     now: Instant,
     /// An over-long GUI line is open (its next piece continues it).
     gui_overlong: bool,
+    /// The open over-long GUI line is a `position` line: rejected, never sent (issue 5).
+    gui_overlong_dropped: bool,
     /// An over-long engine line is open.
     engine_overlong: bool,
     /// The GUI's input stream ends in the middle of a line.
     gui_mid_line: bool,
     /// The last `position` was rejected (nothing was sent to the engine for it).
     rejected: bool,
-    /// A `go infinite` / `go ponder` after a rejection waits for `stop` / `ponderhit`.
-    held: bool,
+    /// The searches the GUI is owed a `bestmove` for, oldest first.
+    owed: VecDeque<Owed>,
     /// Every `Action` returned, in order.
     pub actions: Vec<Action>,
+}
+
+/// A search in the model: the engine's, or fenguard's own `bestmove 0000` (`held`: a `go
+/// infinite` / `go ponder` after a rejection, waiting for `stop` / `ponderhit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owed {
+    Engine,
+    Own { held: bool },
 }
 
 fn terminator(line: &[u8]) -> &[u8] {
@@ -152,10 +163,11 @@ impl Driver {
             session: Session::with_settings(transcript, settings),
             now: Instant::now(),
             gui_overlong: false,
+            gui_overlong_dropped: false,
             engine_overlong: false,
             gui_mid_line: false,
             rejected: false,
-            held: false,
+            owed: VecDeque::new(),
             actions: Vec::new(),
         }
     }
@@ -198,7 +210,12 @@ impl Driver {
                 let out = self
                     .session
                     .on_gui_overlong(Bytes::copy_from_slice(line), false);
-                assert_eq!(to_engine(&out), [line]);
+                let sent: &[&[u8]] = if self.gui_overlong_dropped {
+                    &[]
+                } else {
+                    &[line]
+                };
+                assert_eq!(to_engine(&out), sent);
                 out
             }
             Input::Gui(line) => {
@@ -222,11 +239,20 @@ impl Driver {
                     return;
                 }
                 let first = !std::mem::replace(&mut self.gui_overlong, true);
+                if first {
+                    self.gui_overlong_dropped = first_token(piece) == b"position";
+                }
                 let out = self
                     .session
                     .on_gui_overlong(Bytes::copy_from_slice(piece), first);
-                assert_eq!(to_engine(&out), [piece]);
-                assert!(to_gui(&out).is_empty());
+                if self.gui_overlong_dropped {
+                    // Rejected: nothing sent, and `go` is answered until a valid position.
+                    assert!(to_engine(&out).is_empty(), "{out:?}");
+                    self.rejected = true;
+                } else {
+                    assert_eq!(to_engine(&out), [piece]);
+                    assert!(to_gui(&out).is_empty());
+                }
                 out
             }
             Input::EngineOverlong(piece) => {
@@ -249,6 +275,13 @@ impl Driver {
                 let out = self.session.on_engine_exit(exit);
                 assert!(matches!(out.last(), Some(Action::Finish(_))), "{out:?}");
                 assert!(to_engine(&out).is_empty());
+                // Whatever the engine still owed is answered by fenguard now.
+                for o in self.owed.iter_mut() {
+                    if *o == Owed::Engine {
+                        *o = Owed::Own { held: false };
+                    }
+                }
+                self.release();
                 out
             }
         };
@@ -297,7 +330,22 @@ impl Driver {
         );
         let gui = to_gui(&out);
         assert_lines_end(&gui, terminator(line));
-        let relay = if mid_before { gui.first() } else { gui.last() };
+        let mut released = 0;
+        if first_token(line) == b"bestmove" {
+            if let Some(i) = self.owed.iter().position(|o| *o == Owed::Engine) {
+                self.owed.remove(i);
+            }
+            released = self.release();
+        }
+        let nulls = gui.iter().filter(|l| is_null_answer(l)).count();
+        if !mid_before {
+            assert!(nulls >= released, "{gui:?}");
+        }
+        let relay = if mid_before {
+            gui.first()
+        } else {
+            gui.len().checked_sub(1 + released).and_then(|i| gui.get(i))
+        };
         let relay = relay.expect("an engine line is relayed");
         let word = first_token(line);
         if differ && (word == b"info" || word == b"bestmove") {
@@ -307,6 +355,17 @@ impl Driver {
             assert_eq!(&relay[..], line);
         }
         out
+    }
+
+    /// Pops the own searches at the front that are not held: the `bestmove 0000` lines the
+    /// session must send now, in order, behind any `bestmove` the engine still owes.
+    fn release(&mut self) -> usize {
+        let mut n = 0;
+        while self.owed.front() == Some(&Owed::Own { held: false }) {
+            self.owed.pop_front();
+            n += 1;
+        }
+        n
     }
 
     fn gui_line(&mut self, line: &[u8], mid_before: bool) -> Vec<Action> {
@@ -333,31 +392,46 @@ impl Driver {
                 }
                 assert_eq!(nulls, 0);
             }
-            b"go" if self.rejected => {
-                assert!(
-                    engine.is_empty(),
-                    "go after a rejected position reached the engine"
-                );
-                let owed = usize::from(std::mem::take(&mut self.held));
-                let waits = tokens(line).any(|t| t.text == b"infinite" || t.text == b"ponder");
-                self.held = waits;
-                if !mid_before {
-                    assert_eq!(nulls, owed + usize::from(!waits), "{gui:?}");
-                }
-            }
             b"go" => {
-                assert_eq!(engine.len(), 1);
-                assert_eq!(tokens(engine[0]).count(), tokens(line).count());
-                let owed = usize::from(std::mem::take(&mut self.held));
+                // A new `go` ends a held search: its `bestmove 0000` is owed first.
+                for o in self.owed.iter_mut() {
+                    if let Owed::Own { held } = o {
+                        *held = false;
+                    }
+                }
+                let mut released = self.release();
+                if self.rejected {
+                    assert!(
+                        engine.is_empty(),
+                        "go after a rejected position reached the engine"
+                    );
+                    let held = tokens(line).any(|t| t.text == b"infinite" || t.text == b"ponder");
+                    self.owed.push_back(Owed::Own { held });
+                } else if engine.is_empty() {
+                    // No listed `searchmoves` move was legal: fenguard answers.
+                    self.owed.push_back(Owed::Own { held: false });
+                } else {
+                    assert_eq!(engine.len(), 1);
+                    assert!(tokens(engine[0]).count() <= tokens(line).count());
+                    self.owed.push_back(Owed::Engine);
+                }
+                released += self.release();
                 if !mid_before {
-                    assert_eq!(nulls, owed, "a held go is answered before the next search");
+                    assert_eq!(nulls, released, "{gui:?}");
                 }
             }
-            b"stop" | b"ponderhit" if self.held => {
-                self.held = false;
+            b"stop" | b"ponderhit" if self.owed.contains(&Owed::Own { held: true }) => {
+                if let Some(o) = self
+                    .owed
+                    .iter_mut()
+                    .find(|o| **o == Owed::Own { held: true })
+                {
+                    *o = Owed::Own { held: false };
+                }
                 assert!(engine.is_empty());
+                let released = self.release();
                 if !mid_before {
-                    assert_eq!(nulls, 1);
+                    assert_eq!(nulls, released);
                 }
             }
             b"setoption" => {

@@ -102,6 +102,7 @@ fn detect_translates_searchmoves_and_engine_output_back() {
     gui(&mut s, "position fen r3k2r/8/8/8/8/8/8/RK6 w Qkq - 0 1");
     let go = gui(&mut s, "go depth 3 searchmoves b1a1");
     assert_eq!(to_engine(&go), vec!["go depth 3 searchmoves b1a1\n"]);
+    engine(&mut s, "bestmove b1a1");
     gui(
         &mut s,
         "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",

@@ -164,3 +164,79 @@ fn search_record_keeps_the_guis_go_line() {
     let best = engine(&mut s, "bestmove f1g1");
     assert_eq!(search_records(&best)[0].go, "go depth 3 searchmoves f1g1");
 }
+
+#[test]
+fn own_null_bestmove_waits_for_the_bestmove_the_engine_still_owes() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go infinite");
+    gui(&mut s, "stop");
+    gui(&mut s, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1");
+    let go = gui(&mut s, "go depth 1");
+    assert!(!to_gui(&go).contains(&"bestmove 0000\n".to_owned()));
+    let best = engine(&mut s, "bestmove d2d4 ponder d7d5");
+    assert_eq!(
+        to_gui(&best),
+        vec!["bestmove d2d4 ponder d7d5\n", "bestmove 0000\n"]
+    );
+    let records = search_records(&best);
+    assert_eq!(records[0].go, "go infinite");
+    assert_eq!(records[0].bestmove.as_deref(), Some("d2d4"));
+    assert_eq!(records[1].go, "go depth 1");
+    assert_eq!(records[1].bestmove.as_deref(), Some("0000"));
+}
+
+#[test]
+fn stopped_search_is_checked_against_its_own_position() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go infinite");
+    gui(&mut s, "stop");
+    gui(&mut s, "position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    gui(&mut s, "go depth 3");
+    let first = engine(&mut s, "bestmove d2d4 ponder d7d5");
+    assert_eq!(to_gui(&first), vec!["bestmove d2d4 ponder d7d5\n"]);
+    assert_eq!(search_records(&first)[0].go, "go infinite");
+    let second = engine(&mut s, "bestmove h1g1");
+    assert_eq!(to_gui(&second), vec!["bestmove h1g1\n"]);
+    assert_eq!(search_records(&second)[0].go, "go depth 3");
+}
+
+#[test]
+fn every_search_gets_its_record_when_gos_queue_up() {
+    let mut s = Session::new(false);
+    let mut records = 0;
+    for _ in 0..50 {
+        gui(&mut s, "position startpos moves e2e4");
+        gui(&mut s, "go nodes 10");
+    }
+    for _ in 0..50 {
+        records += search_records(&engine(&mut s, "bestmove e7e5")).len();
+    }
+    assert_eq!(records, 50);
+}
+
+#[test]
+fn engine_exit_answers_every_search_it_still_owed_in_order() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go infinite");
+    gui(&mut s, "stop");
+    gui(&mut s, "go depth 5");
+    gui(&mut s, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1");
+    gui(&mut s, "go depth 1");
+    let exit = s.on_engine_exit(crate::session::EngineExit {
+        signal: Some(9),
+        ..Default::default()
+    });
+    let nulls: Vec<String> = to_gui(&exit)
+        .into_iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .collect();
+    assert_eq!(nulls, vec!["bestmove 0000\n"; 3]);
+    let gos: Vec<String> = search_records(&exit)
+        .into_iter()
+        .map(|r| r.go.clone())
+        .collect();
+    assert_eq!(gos, vec!["go infinite", "go depth 5", "go depth 1"]);
+}
