@@ -23,7 +23,7 @@ A `bestmove` that arrives while no search is open is "stray" and fails, and so d
 At the end: fenguard's peak RSS (VmHWM) is read, fenguard must answer `isready`, exit with
 status 0 after `quit`, and leave no engine process. Restarts are counted from
 `<log dir>/positions.jsonl` (`engine-start` records minus 1). The last line is
-`N passed, M failed` (checks); exit status 1 on any failure.
+`N passed, M failed` (checks); exit status 1 on any failure, 2 without Linux /proc.
 
     scripts/soak.py                      # 500 games, kills every 1 s on average
     scripts/soak.py --quick              # CI: 20 games, 8 kills (every 0.2 s on average)
@@ -229,6 +229,9 @@ def seconds(value):
 
 def main():
     args = parse_args()
+    if not os.path.isdir("/proc/self/task"):
+        print("soak.py needs Linux /proc (children, VmHWM)", file=sys.stderr)
+        return 2
     ensure_binary(args.fenguard)
     work = tempfile.mkdtemp(prefix="fenguard-soak-")
     log_dir = os.path.join(work, "logs")
