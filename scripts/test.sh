@@ -11,14 +11,20 @@ python3 scripts/oracle_diff.py --fenguard target/debug/fenguard --seed 20261129 
 # Real-client test (issue 4): python-chess plays 20 standard and 20 Chess960 games through
 # fenguard in front of Stockfish (2000 nodes a move, fixed seed) and checks every bestmove and
 # every positions.jsonl record; prints `N passed, M failed`.
+# Soak test (issue 5), quick mode: 20 games while the engine is SIGKILLed 8 times; every search
+# answered (bestmove 0000 after a kill), no hang, restarts = kills, clean quit (about 15 s).
 STOCKFISH=/usr/games/stockfish
 [ -x "$STOCKFISH" ] || STOCKFISH="$(command -v stockfish || true)"
 if [ -n "$STOCKFISH" ]; then
     python3 scripts/client_games.py --fenguard target/debug/fenguard --engine "$STOCKFISH" \
         --seed 20261129 --games 20 --games960 20 --nodes 2000
+    if [ "$(uname -s)" = Linux ]; then  # the killer reads /proc
+        python3 scripts/soak.py --quick --fenguard target/debug/fenguard --engine "$STOCKFISH" \
+            --seed 20261129
+    fi
 elif [ "${CI:-}" = true ]; then
     echo "Stockfish is missing under CI: install it (apt-get install -y stockfish)" >&2
     exit 1
 else
-    echo "stockfish not installed: not running scripts/client_games.py" >&2
+    echo "stockfish not installed: not running scripts/client_games.py, scripts/soak.py" >&2
 fi
