@@ -4,6 +4,12 @@
 # Stockfish tests: they fail when Stockfish is missing and CI=true, else they say so and pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# python-chess 1.11.2 is the reference the differential and client tests compare against.
+if ! python3 -c 'import chess, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/dev/null; then
+    echo "installing python-chess 1.11.2 (pip install chess==1.11.2)" >&2
+    python3 -m pip install --quiet chess==1.11.2 \
+        || python3 -m pip install --quiet --break-system-packages chess==1.11.2
+fi
 cargo test --locked --all-targets
 cargo test --locked --doc
 # Differential test of `fenguard check` against python-chess 1.11.2 (SPEC 7), fixed seed.
