@@ -287,3 +287,24 @@ fn chess960_gui_startpos_stays_startpos_with_king_takes_rook() {
         "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
     );
 }
+
+#[test]
+fn chess960_value_true_in_any_case_puts_stockfish_in_chess960_mode() {
+    let Some(mut gui) = Gui::stockfish_ready("tr-960-True", "") else {
+        return;
+    };
+    // Stockfish 15.1 ignores `value True`: fenguard sends `value true`.
+    gui.send("setoption name UCI_Chess960 value True");
+    gui.position("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1");
+    let lines = gui.go("go depth 5");
+    assert!(
+        !lines.iter().any(|l| l.contains("illegal-bestmove")),
+        "{lines:#?}"
+    );
+    let best = bestmove_of(lines.last().unwrap()).to_owned();
+    let board = "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1";
+    assert!(
+        common::legal_uci(board, &[], true).contains(&best),
+        "{best} in {board}"
+    );
+}

@@ -20,7 +20,7 @@ use super::position::{self, ENABLE_CHESS960, Outcome};
 use super::record::{DiagnosticRecord, Event, Moves, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::config::OnInvalid;
-use crate::uci::parse_setoption;
+use crate::uci::{parse_setoption, splice};
 
 /// The errors a rejection names: under `repair`, those without a safe repair (all when every
 /// error has one, e.g. a repair that failed); otherwise all.
@@ -141,18 +141,27 @@ impl Session {
             }
             Ok(None) => {}
         }
+        let mut sent = line.clone();
         if opt.name_is("UCI_Chess960") {
-            match opt.check_value() {
-                Some(value) => self.c960.on_gui_setoption(value),
-                None => out.push(Action::Log(
+            match (opt.check_value(), opt.value_span.clone()) {
+                (Some(value), Some(span)) => {
+                    self.c960.on_gui_setoption(value);
+                    // Engines compare check values exactly (Stockfish 15.1 ignores `True`):
+                    // the engine gets the value fenguard acts on, in the UCI spec's spelling.
+                    let word: &[u8] = if value { b"true" } else { b"false" };
+                    if line[span.clone()] != *word {
+                        sent = Bytes::from(splice(&line, &[(span, word.to_vec())]).into_owned());
+                    }
+                }
+                _ => out.push(Action::Log(
                     Level::WARN,
                     "setoption UCI_Chess960 without a true/false value: notation unchanged"
                         .to_owned(),
                 )),
             }
         }
-        self.restart.note_setoption(opt.name, &line);
-        self.forward_to_engine(out, line);
+        self.restart.note_setoption(opt.name, &sent);
+        self.forward_to_engine(out, sent);
     }
 
     /// The first piece of a `position` line over the line cap: not sent, not interpreted;

@@ -91,7 +91,10 @@ impl Session {
             match self.checked_searchmoves(out, &line, &root) {
                 Some(checked) => sent = checked,
                 None => {
-                    search.own = Some(OwnAnswer { crlf, held: false });
+                    // `go infinite` / `go ponder` is answered at `stop` / `ponderhit`, as an
+                    // engine would (UCI: no `bestmove` before them).
+                    let held = tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder");
+                    search.own = Some(OwnAnswer { crlf, held });
                     self.searches.push_back(search);
                     self.answer_own(out, now);
                     return;

@@ -19,17 +19,22 @@ fn engine_offer_is_recorded_case_insensitively() {
 }
 
 #[test]
-fn gui_setoption_is_forwarded_and_read_case_insensitively() {
+fn gui_setoption_is_read_case_insensitively_and_forwarded_with_the_exact_value() {
     let mut s = Session::new(false);
     engine_offering_chess960(&mut s);
     let actions = gui(&mut s, "setoption name UCI_CHESS960 value True");
+    // Stockfish 15.1 ignores `True`: the engine gets the spelling of the UCI spec.
     assert_eq!(
         to_engine(&actions),
-        vec!["setoption name UCI_CHESS960 value True\n"]
+        vec!["setoption name UCI_CHESS960 value true\n"]
     );
     assert!(s.chess960().gui);
     assert!(s.chess960().engine_on());
-    gui(&mut s, "setoption name UCI_Chess960 value FALSE");
+    let off = gui(&mut s, "setoption name UCI_Chess960 value FALSE\r");
+    assert_eq!(
+        to_engine(&off),
+        vec!["setoption name UCI_Chess960 value false\r\n"]
+    );
     assert!(!s.chess960().engine_on());
 }
 

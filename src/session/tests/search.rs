@@ -254,3 +254,15 @@ fn engine_exit_after_quit_still_answers_what_the_engine_owed() {
     assert_eq!(to_gui(&exit), vec!["bestmove 0000\n"]);
     assert_eq!(exit.last(), Some(&Action::Finish(0)));
 }
+
+#[test]
+fn go_infinite_with_no_legal_searchmove_is_answered_at_stop() {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    let go = gui(&mut s, "go infinite searchmoves a2a5");
+    assert!(to_engine(&go).is_empty());
+    assert!(!to_gui(&go).contains(&"bestmove 0000\n".to_owned()));
+    let stop = gui(&mut s, "stop");
+    assert!(to_engine(&stop).is_empty());
+    assert_eq!(to_gui(&stop), vec!["bestmove 0000\n"]);
+}
