@@ -33,6 +33,15 @@ impl GuiStream {
         }
     }
 
+    /// Writes of fenguard's own that follow an engine line still in progress (a last line
+    /// without terminator): held like [`GuiStream::hold_own_writes`]'s, the rest kept in
+    /// `out`.
+    pub(super) fn defer_writes(&mut self, own: Vec<Action>, out: &mut Vec<Action>) {
+        let (held, kept): (Vec<Action>, Vec<Action>) = own.into_iter().partition(writes_to_gui);
+        self.deferred.extend(held);
+        out.extend(kept);
+    }
+
     /// After an engine event: notes whether the relayed line is complete, and once it is,
     /// appends the held writes.
     pub(super) fn after_engine_writes(&mut self, out: &mut Vec<Action>) {

@@ -337,6 +337,10 @@ impl Driver {
             }
             released = self.release();
         }
+        // After an engine line without its end, fenguard's answers wait for that end.
+        if line.last() != Some(&b'\n') {
+            released = 0;
+        }
         let nulls = gui.iter().filter(|l| is_null_answer(l)).count();
         if !mid_before {
             assert!(nulls >= released, "{gui:?}");
