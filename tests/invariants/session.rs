@@ -412,8 +412,10 @@ impl Driver {
                     let held = tokens(line).any(|t| t.text == b"infinite" || t.text == b"ponder");
                     self.owed.push_back(Owed::Own { held });
                 } else if engine.is_empty() {
-                    // No listed `searchmoves` move was legal: fenguard answers.
-                    self.owed.push_back(Owed::Own { held: false });
+                    // No listed `searchmoves` move was legal: fenguard answers (at `stop` /
+                    // `ponderhit` for `go infinite` / `go ponder`).
+                    let held = tokens(line).any(|t| t.text == b"infinite" || t.text == b"ponder");
+                    self.owed.push_back(Owed::Own { held });
                 } else {
                     assert_eq!(engine.len(), 1);
                     assert!(tokens(engine[0]).count() <= tokens(line).count());
