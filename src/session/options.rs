@@ -154,35 +154,17 @@ impl Settings {
         let p = &mut self.positions;
         match name {
             "OnInvalid" => {
-                p.on_invalid = match value.as_str() {
-                    "repair" => OnInvalid::Repair,
-                    "reject" => OnInvalid::Reject,
-                    "forward" => OnInvalid::Forward,
-                    _ => return Err(bad("repair, reject or forward")),
-                }
+                p.on_invalid =
+                    config_word(&value).ok_or_else(|| bad("repair, reject or forward"))?;
             }
             "Castling" => {
-                p.castling = match value.as_str() {
-                    "auto" => CastlingOut::Auto,
-                    "xfen" => CastlingOut::Xfen,
-                    "shredder" => CastlingOut::Shredder,
-                    _ => return Err(bad("auto, xfen or shredder")),
-                }
+                p.castling = config_word(&value).ok_or_else(|| bad("auto, xfen or shredder"))?;
             }
             "EnPassant" => {
-                p.en_passant = match value.as_str() {
-                    "legal" => EnPassantOut::Legal,
-                    "xfen" => EnPassantOut::Xfen,
-                    "fen" => EnPassantOut::Fen,
-                    _ => return Err(bad("legal, xfen or fen")),
-                }
+                p.en_passant = config_word(&value).ok_or_else(|| bad("legal, xfen or fen"))?;
             }
             "Chess960" => {
-                p.chess960 = match value.as_str() {
-                    "gui" => Chess960Mode::Gui,
-                    "detect" => Chess960Mode::Detect,
-                    _ => return Err(bad("gui or detect")),
-                }
+                p.chess960 = config_word(&value).ok_or_else(|| bad("gui or detect"))?;
             }
             _ => {
                 let flag = parse_check_value(raw).ok_or_else(|| bad("true or false"))?;
@@ -195,4 +177,11 @@ impl Settings {
         }
         Ok(Some(format!("fenguard {name} set to {value}")))
     }
+}
+
+/// A combo value read as the configuration file reads it (the `[positions]` enums'
+/// lowercase serde names), so the UCI option and the config key accept the same words.
+fn config_word<T: serde::de::DeserializeOwned>(word: &str) -> Option<T> {
+    let de = serde::de::value::StrDeserializer::<serde::de::value::Error>::new(word);
+    T::deserialize(de).ok()
 }
