@@ -339,8 +339,11 @@ impl Session {
         self.restart.uci_deadline = None;
         self.restart.ping_deadline = None;
         if !failed {
-            // The engine is gone: no search of it can be answered any more.
+            // The engine is gone: what it still owed is answered by fenguard.
             self.answer_lost_searches(&mut out, now);
+            for _ in 0..std::mem::take(&mut self.restart.pings) {
+                self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
+            }
             out.push(Action::Finish(if self.quitting || exit.killed {
                 0
             } else {

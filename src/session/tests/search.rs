@@ -246,12 +246,13 @@ fn engine_exit_after_quit_still_answers_what_the_engine_owed() {
     let mut s = Session::new(false);
     gui(&mut s, "position startpos");
     gui(&mut s, "go depth 20");
+    gui(&mut s, "isready");
     gui(&mut s, "quit");
     let exit = s.on_engine_exit(crate::session::EngineExit {
         code: Some(0),
         ..Default::default()
     });
-    assert_eq!(to_gui(&exit), vec!["bestmove 0000\n"]);
+    assert_eq!(to_gui(&exit), vec!["bestmove 0000\n", "readyok\n"]);
     assert_eq!(exit.last(), Some(&Action::Finish(0)));
 }
 
