@@ -229,6 +229,8 @@ fn json_spans_point_into_input_as_shown_after_a_non_utf8_byte() {
 #[test]
 fn each_line_from_a_pipe_is_answered_before_the_next_arrives() {
     use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    use std::time::Duration;
     let mut child = Command::new(env!("CARGO_BIN_EXE_fenguard"))
         .args(["check", "--format", "fen", "-"])
         .stdin(Stdio::piped())
@@ -236,14 +238,23 @@ fn each_line_from_a_pipe_is_answered_before_the_next_arrives() {
         .spawn()
         .expect("fenguard runs");
     let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut answer = String::new();
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    // Answers are read on a thread, so a missing flush fails the test instead of hanging it.
+    let (tx, answers) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines() {
+            if tx.send(line.expect("read an answer")).is_err() {
+                return;
+            }
+        }
+    });
     for (fen, want) in [(START, START), ("8/8/8/8/8/8/8/8 w - - 0 1", "invalid")] {
         writeln!(stdin, "{fen}").expect("write a line");
         stdin.flush().expect("flush");
-        answer.clear();
-        stdout.read_line(&mut answer).expect("read the answer");
-        assert_eq!(answer.trim_end(), want);
+        let answer = answers
+            .recv_timeout(Duration::from_secs(30))
+            .expect("an answer while the input stays open");
+        assert_eq!(answer, want);
     }
     drop(stdin);
     assert!(child.wait().expect("exits").code() == Some(1));

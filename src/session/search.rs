@@ -55,7 +55,12 @@ impl Session {
     /// checked and translated. A `go infinite` still held is answered first.
     pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
         let (body, term) = split_terminator(&line);
-        let crlf = term == b"\r\n";
+        // When fenguard answers this `go` itself: `go infinite` / `go ponder` at the GUI's
+        // `stop` / `ponderhit`, as an engine would (UCI: no `bestmove` before them).
+        let own = OwnAnswer {
+            crlf: term == b"\r\n",
+            held: tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder"),
+        };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
         // (the next `stop` belongs to the new search).
         for search in self.searches.iter_mut() {
@@ -72,14 +77,13 @@ impl Session {
             own: None,
         };
         if self.rejected {
-            let held = tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder");
             out.push(Action::Log(
                 Level::INFO,
                 "go after a rejected position: not forwarded, answered with bestmove 0000"
                     .to_owned(),
             ));
             search.root = None;
-            search.own = Some(OwnAnswer { crlf, held });
+            search.own = Some(own);
             self.searches.push_back(search);
             self.answer_own(out, now);
             return;
@@ -91,10 +95,7 @@ impl Session {
             match self.checked_searchmoves(out, &line, &root) {
                 Some(checked) => sent = checked,
                 None => {
-                    // `go infinite` / `go ponder` is answered at `stop` / `ponderhit`, as an
-                    // engine would (UCI: no `bestmove` before them).
-                    let held = tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder");
-                    search.own = Some(OwnAnswer { crlf, held });
+                    search.own = Some(own);
                     self.searches.push_back(search);
                     self.answer_own(out, now);
                     return;

@@ -404,18 +404,17 @@ impl Driver {
                     }
                 }
                 let mut released = self.release();
+                let waits = tokens(line).any(|t| t.text == b"infinite" || t.text == b"ponder");
                 if self.rejected {
                     assert!(
                         engine.is_empty(),
                         "go after a rejected position reached the engine"
                     );
-                    let held = tokens(line).any(|t| t.text == b"infinite" || t.text == b"ponder");
-                    self.owed.push_back(Owed::Own { held });
+                    self.owed.push_back(Owed::Own { held: waits });
                 } else if engine.is_empty() {
                     // No listed `searchmoves` move was legal: fenguard answers (at `stop` /
                     // `ponderhit` for `go infinite` / `go ponder`).
-                    let held = tokens(line).any(|t| t.text == b"infinite" || t.text == b"ponder");
-                    self.owed.push_back(Owed::Own { held });
+                    self.owed.push_back(Owed::Own { held: waits });
                 } else {
                     assert_eq!(engine.len(), 1);
                     assert!(tokens(engine[0]).count() <= tokens(line).count());
