@@ -6,10 +6,10 @@
 //! Windows it is put in a Job Object that kills it when fenguard's handle closes.
 
 use std::ffi::{OsStr, OsString};
+use std::io::{PipeReader, PipeWriter};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
-use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, Command};
 
 use crate::config::EngineConfig;
 
@@ -94,17 +94,18 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
-/// A running engine: the child and its three pipes.
+/// A running engine: the child and its three pipes (blocking, read and written by the relay's
+/// threads).
 #[derive(Debug)]
 pub struct Engine {
     /// The process (killed when dropped).
     pub child: Child,
     /// Its standard input.
-    pub stdin: ChildStdin,
+    pub stdin: PipeWriter,
     /// Its standard output.
-    pub stdout: ChildStdout,
+    pub stdout: PipeReader,
     /// Its standard error.
-    pub stderr: ChildStderr,
+    pub stderr: PipeReader,
     /// Windows: the Job Object that kills the engine when fenguard ends.
     #[cfg(windows)]
     _job: Option<job::Job>,
@@ -120,7 +121,7 @@ pub struct EngineGuard {
 
 impl Engine {
     /// The child, its three pipes, and the guard to keep as long as the engine is in use.
-    pub fn into_parts(self) -> (Child, ChildStdin, ChildStdout, ChildStderr, EngineGuard) {
+    pub fn into_parts(self) -> (Child, PipeWriter, PipeReader, PipeReader, EngineGuard) {
         let guard = EngineGuard {
             #[cfg(windows)]
             _job: self._job,
@@ -141,31 +142,38 @@ pub fn spawn(
     args: &[OsString],
     config: &EngineConfig,
 ) -> Result<Engine, EngineError> {
+    let spawn_error = |source| EngineError::Spawn {
+        path: program.to_path_buf(),
+        source,
+    };
+    // fenguard's own pipes (std's are close-on-exec), not tokio's: the relay's threads use
+    // blocking reads and writes on them.
+    let (stdin, child_stdin) = {
+        let (read, write) = std::io::pipe().map_err(spawn_error)?;
+        (write, read)
+    };
+    let (stdout, child_stdout) = std::io::pipe().map_err(spawn_error)?;
+    let (stderr, child_stderr) = std::io::pipe().map_err(spawn_error)?;
     let mut command = Command::new(program);
     command
         .args(args)
         .envs(&config.env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdin(child_stdin)
+        .stdout(child_stdout)
+        .stderr(child_stderr)
         .kill_on_drop(true);
     if !config.working_dir.is_empty() {
         command.current_dir(&config.working_dir);
     }
     detach(&mut command);
-    let spawn_error = |source| EngineError::Spawn {
-        path: program.to_path_buf(),
-        source,
-    };
-    let mut child = command.spawn().map_err(spawn_error)?;
+    let child = command.spawn().map_err(spawn_error)?;
+    // The command holds the child's ends of the pipes: close them here, so that the engine's
+    // end is seen as the end of its output.
+    drop(command);
     #[cfg(windows)]
     let job = child
         .raw_handle()
         .and_then(|handle| job::Job::kill_on_close(handle).ok());
-    let missing = || spawn_error(std::io::Error::other("pipe missing"));
-    let stdin = child.stdin.take().ok_or_else(missing)?;
-    let stdout = child.stdout.take().ok_or_else(missing)?;
-    let stderr = child.stderr.take().ok_or_else(missing)?;
     Ok(Engine {
         child,
         stdin,

@@ -2,22 +2,21 @@
 //!
 //! [`run`] loads the configuration, resolves and starts the engine, installs logging and runs
 //! the [`relay`] loop on a current-thread runtime on the main thread (on Linux the engine's
-//! parent-death signal is tied to the thread that started it; restarts happen there too). Exit
+//! parent-death signal is tied to the thread that started it; restarts happen there too). The
+//! conversation itself is carried by reader threads ([`core`]) with blocking reads and writes. Exit
 //! status: 0 after `quit` or the GUI's end of input, 1 when the engine exited on its own and
 //! was not (or no longer) restarted, 2 for a configuration or engine start error, 128 + n after
 //! signal n.
 
 pub mod codec;
+pub mod core;
 pub mod engine;
 pub mod gate;
-pub mod gui;
-pub mod gui_out;
-pub mod pipe_out;
+pub mod outbox;
+pub mod reader;
 pub mod relay;
 pub mod respawn;
 pub mod signals;
-#[cfg(unix)]
-pub mod stdio_pipe;
 pub mod ticker;
 pub mod watch;
 
@@ -79,6 +78,7 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     });
     tracing::info!("fenguard {} starting", env!("CARGO_PKG_VERSION"));
 
+    let gui = gui_stdio().map_err(|e| format!("cannot use fenguard's stdin and stdout: {e}"))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -96,9 +96,10 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
         };
         let mut session = Session::with_settings(transcript, settings)
             .with_restart(RestartPolicy::from(&config.engine));
-        let start = command.started(&mut session, &engine);
+        let start = command.started(&mut session, engine.child.id());
         let grace = Duration::from_millis(config.engine.quit_grace_ms);
-        Ok::<u8, String>(relay::run(engine, session, &mut logs, grace, start, &command).await)
+        let status = relay::run(engine, session, &mut logs, grace, start, &command, gui).await;
+        Ok::<u8, String>(status)
     });
     if let Err(message) = &status {
         tracing::info!("{message}");
@@ -110,4 +111,23 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     runtime.shutdown_timeout(Duration::from_millis(100));
     drop(logs);
     status
+}
+
+/// Duplicates of fenguard's stdin and stdout as files, for the relay's blocking reads and
+/// writes (unbuffered: each write is one system call).
+fn gui_stdio() -> std::io::Result<(std::fs::File, std::fs::File)> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd as _;
+        let stdin = std::io::stdin().as_fd().try_clone_to_owned()?;
+        let stdout = std::io::stdout().as_fd().try_clone_to_owned()?;
+        Ok((stdin.into(), stdout.into()))
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::io::AsHandle as _;
+        let stdin = std::io::stdin().as_handle().try_clone_to_owned()?;
+        let stdout = std::io::stdout().as_handle().try_clone_to_owned()?;
+        Ok((stdin.into(), stdout.into()))
+    }
 }

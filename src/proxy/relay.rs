@@ -1,175 +1,115 @@
-//! The relay loop: one task that owns the session, the engine's pipes and the GUI's output,
-//! and carries out the session's actions, among them restarting the engine (new pipes, the
-//! same GUI pipes) and killing a hung one.
+//! The relay loop: starts the [reader threads](super::core) that carry the conversation, and
+//! waits for what they cannot: the engine's exit, signals, the session's deadlines, the quit
+//! grace and the restart backoff. It restarts the engine (new pipes and reader threads, the
+//! same GUI pipes) and kills a hung one.
 //!
-//! It waits (`tokio::select!`) on GUI input, engine output, engine stderr, the
-//! [watcher](super::watch) (the engine's exit, signals, and the [ticker](super::ticker)'s
-//! report of a passed deadline: a hung engine), the quit grace timer and the restart backoff;
-//! each pipe is [gated](super::gate), so a pass of the loop polls only what was woken. Lines that
-//! are already available are handled together and the output flushed once after them, so a
-//! lone `bestmove` is flushed at once and a burst of `info` lines costs few system calls.
+//! Lines never pass through this loop: a GUI line is read, handled and written to the engine by
+//! the GUI's reader thread, and an engine line by the engine's. Output that this loop produces
+//! itself (a tick's `bestmove 0000`, a restart's replay) is written by tokio's blocking pool,
+//! so a pipe that is not read never stalls signals or timers.
 
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt as _;
-use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
-use tokio_util::codec::FramedRead;
+use tokio::sync::mpsc;
 
-use super::codec::{Frame, LineCodec, MAX_LINE};
-use super::engine::{Engine, EngineGuard};
-use super::gate::Gated;
-use super::gui::{GuiIn, GuiInput};
-use super::gui_out::GuiOut;
-use super::pipe_out::PipeOut;
+use super::core::{self, Control, EnginePipe, GuiOut, Notice, Shared};
+use super::engine::Engine;
 use super::respawn::EngineCommand;
 use super::signals::Signals;
 use super::ticker::Ticker;
 use super::watch::{Event, Watch};
-use crate::logging::{ENGINE_STDERR, Logs, TRANSCRIPT};
+use crate::logging::Logs;
 use crate::session::{Action, EngineExit, Session};
 
-/// Most lines handled before output is flushed.
-const BATCH: usize = 512;
-/// Initial read buffer for the engine's output.
-const READ_CAPACITY: usize = 64 * 1024;
 /// How long the engine's output is still read after it exited.
 const DRAIN: Duration = Duration::from_secs(1);
 
-type EngineOut = Gated<FramedRead<ChildStdout, LineCodec>>;
-type EngineErr = Gated<FramedRead<ChildStderr, LineCodec>>;
-
-/// The state the actions act on.
-struct Shell<'a> {
-    engine_in: PipeOut<ChildStdin>,
-    gui: GuiOut,
-    logs: &'a mut Logs,
-    watch: Watch,
-    quit_grace: Duration,
-    grace: Option<Pin<Box<tokio::time::Sleep>>>,
-    /// Times the session's deadlines.
-    ticker: Ticker,
-    /// A restart is due when this fires.
-    respawn: Option<Pin<Box<tokio::time::Sleep>>>,
-    /// Keeps the current engine tied to fenguard (Windows Job Object).
-    _guard: EngineGuard,
-    finish: Option<u8>,
-}
-
-/// The engine's two output pipes, framed.
-fn engine_pipes(stdout: ChildStdout, stderr: ChildStderr) -> (EngineOut, EngineErr) {
-    (
-        Gated::new(FramedRead::with_capacity(
-            stdout,
-            LineCodec::new(MAX_LINE),
-            READ_CAPACITY,
-        )),
-        Gated::new(FramedRead::new(stderr, LineCodec::new(MAX_LINE))),
-    )
-}
+type Timer = Option<Pin<Box<tokio::time::Sleep>>>;
 
 /// Relays until the engine is gone for good; returns fenguard's exit status. The engine is
-/// started again from `command` when the session asks for it.
+/// started again from `command` when the session asks for it. `gui` is fenguard's stdin and
+/// stdout (duplicates).
 pub async fn run(
     engine: Engine,
-    mut session: Session,
+    session: Session,
     logs: &mut Logs,
     quit_grace: Duration,
     start: Vec<Action>,
     command: &EngineCommand,
+    gui: (std::fs::File, GuiOut),
 ) -> u8 {
     let (child, stdin, stdout, stderr, guard) = engine.into_parts();
-    let mut gui_in = GuiIn::open(MAX_LINE);
-    let (mut engine_out, mut engine_err) = engine_pipes(stdout, stderr);
-    let watch = Watch::start(child, Signals::install());
+    let mut _guard = guard;
+    let (notices_tx, mut notices) = mpsc::unbounded_channel();
+    let mut watch = Watch::start(child, Signals::install());
     let ticker = Ticker::start(watch.sender());
-    let mut shell = Shell {
-        engine_in: PipeOut::new(stdin),
-        gui: GuiOut::open(),
-        logs,
-        watch,
-        quit_grace,
-        grace: None,
+    let (gui_in, gui_out) = gui;
+    let shared = Shared::new(
+        session,
+        logs.positions.take(),
         ticker,
-        respawn: None,
-        _guard: guard,
-        finish: None,
-    };
-    shell.apply(start);
+        notices_tx,
+        stdin,
+        gui_out,
+    );
+    {
+        let mut core = shared.lock();
+        shared.apply(&mut core, start);
+    }
+    flush_in_background(&shared);
+    core::spawn_engine_readers(&shared, 0, stdout, stderr, logs.stderr.clone());
+    if !core::spawn_gui_reader(Arc::clone(&shared), gui_in) {
+        let mut core = shared.lock();
+        let actions = core.session.on_gui_eof();
+        shared.apply(&mut core, actions);
+    }
 
-    let (mut gui_open, mut out_open, mut err_open) = (true, true, true);
-    let mut running = true;
+    let mut generation = 0;
+    let (mut out_open, mut err_open, mut running) = (true, true, true);
     let mut exited: Option<EngineExit> = None;
-    let mut signal_status: Option<u8> = None;
-    let mut drain: Option<Pin<Box<tokio::time::Sleep>>> = None;
+    let (mut finish, mut signal_status): (Option<u8>, Option<u8>) = (None, None);
+    let (mut drain, mut grace, mut respawn): (Timer, Timer, Timer) = (None, None, None);
 
     loop {
         if let Some(exit) = exited.filter(|_| !out_open && !err_open) {
             (exited, drain, running) = (None, None, false);
-            shell.apply(session.on_engine_exit_at(exit, Some(Instant::now())));
-            shell.gui.flush();
+            let mut core = shared.lock();
+            let actions = core.session.on_engine_exit_at(exit, Some(Instant::now()));
+            shared.apply(&mut core, actions);
+            drop(core);
+            flush_in_background(&shared);
         }
-        if !running && (shell.finish.is_some() || signal_status.is_some()) {
+        // Controls sent before the exit was handled must be seen before deciding to stop.
+        while let Ok(notice) = notices.try_recv() {
+            handle_notice(
+                notice,
+                generation,
+                &mut out_open,
+                &mut err_open,
+                &mut |control| {
+                    control_action(
+                        control,
+                        &mut finish,
+                        &mut grace,
+                        &mut respawn,
+                        &watch,
+                        quit_grace,
+                    );
+                },
+            );
+        }
+        if !running && (finish.is_some() || signal_status.is_some()) {
             break;
         }
-        shell.ticker.arm(session.next_deadline());
         tokio::select! {
-            input = gui_in.next(), if gui_open && !shell.engine_in.is_backlogged() && !session.gui_paused() => {
-                let mut next = input;
-                let now = Instant::now();
-                for handled in 1.. {
-                    let actions = match next {
-                        GuiInput::Frame(Frame::Line(line)) => session.on_gui_line_at(line, now),
-                        GuiInput::Frame(Frame::Overlong { chunk, first }) => session.on_gui_overlong(chunk, first),
-                        GuiInput::Eof => {
-                            gui_open = false;
-                            shell.apply(session.on_gui_eof());
-                            break;
-                        }
-                    };
-                    shell.apply(actions);
-                    // Fetch more only when it will be handled: nothing read is ever dropped.
-                    if handled == BATCH || session.gui_paused() {
-                        break;
-                    }
-                    match gui_in.try_next() {
-                        Some(input) => next = input,
-                        None => break,
-                    }
-                }
-                shell.engine_in.pump();
-                shell.gui.flush();
+            Some(notice) = notices.recv() => {
+                handle_notice(notice, generation, &mut out_open, &mut err_open, &mut |control| {
+                    control_action(control, &mut finish, &mut grace, &mut respawn, &watch, quit_grace);
+                });
             }
-            frame = engine_out.next(), if out_open && !shell.gui.is_backlogged() => {
-                let mut next = frame;
-                let now = Instant::now();
-                for handled in 1.. {
-                    match next {
-                        Some(Ok(Frame::Line(line))) => shell.apply(session.on_engine_line_at(line, now)),
-                        Some(Ok(Frame::Overlong { chunk, first })) => shell.apply(session.on_engine_overlong(chunk, first)),
-                        Some(Err(_)) | None => {
-                            out_open = false;
-                            break;
-                        }
-                    }
-                    if handled == BATCH {
-                        break;
-                    }
-                    match engine_out.next_now() {
-                        Some(more) => next = more,
-                        None => break,
-                    }
-                }
-                shell.gui.flush();
-                shell.engine_in.pump();
-            }
-            () = shell.engine_in.write_some(), if shell.engine_in.has_pending() => {}
-            () = shell.gui.write_some(), if shell.gui.has_pending() => {}
-            line = engine_err.next(), if err_open => match line {
-                Some(Ok(Frame::Line(line) | Frame::Overlong { chunk: line, .. })) => shell.engine_stderr(&line),
-                Some(Err(_)) | None => err_open = false,
-            },
-            event = shell.watch.next() => match event {
+            event = watch.next() => match event {
                 Event::Exited(exit) => {
                     exited = Some(exit);
                     drain = Some(Box::pin(tokio::time::sleep(DRAIN)));
@@ -179,103 +119,119 @@ pub async fn run(
                     signal_status = Some(signal.exit_status);
                 }
                 Event::Tick => {
-                    shell.ticker.fired();
-                    let actions = session.on_tick(Instant::now());
-                    shell.apply(actions);
-                    shell.gui.flush();
+                    let mut core = shared.lock();
+                    core.ticker.fired();
+                    let actions = core.session.on_tick(Instant::now());
+                    shared.apply(&mut core, actions);
+                    drop(core);
+                    flush_in_background(&shared);
                 }
             },
             () = wait(&mut drain), if drain.is_some() => {
                 tracing::warn!("engine output still open {} ms after it exited: not waiting", DRAIN.as_millis());
                 (out_open, err_open, drain) = (false, false, None);
             }
-            () = wait(&mut shell.respawn), if shell.respawn.is_some() => {
-                shell.respawn = None;
+            () = wait(&mut respawn), if respawn.is_some() => {
+                respawn = None;
                 match command.spawn() {
                     Ok(engine) => {
-                        let actions = command.started(&mut session, &engine);
+                        generation += 1;
+                        let pid = engine.child.id();
                         let (child, stdin, stdout, stderr, guard) = engine.into_parts();
-                        shell._guard = guard;
-                        (engine_out, engine_err) = engine_pipes(stdout, stderr);
-                        shell.engine_in = PipeOut::new(stdin);
-                        shell.watch.adopt(child);
+                        _guard = guard;
+                        shared.engine_in.replace(stdin);
+                        let mut core = shared.lock();
+                        core.generation = generation;
+                        let actions = command.started(&mut core.session, pid);
+                        shared.apply(&mut core, actions);
+                        drop(core);
+                        core::spawn_engine_readers(&shared, generation, stdout, stderr, logs.stderr.clone());
+                        watch.adopt(child);
                         (out_open, err_open, running) = (true, true, true);
-                        shell.apply(actions);
-                        shell.engine_in.pump();
                     }
                     Err(err) => {
                         tracing::error!("restarting the engine failed: {err}");
-                        shell.apply(session.on_engine_exit_at(EngineExit::default(), Some(Instant::now())));
+                        let mut core = shared.lock();
+                        let actions = core.session.on_engine_exit_at(EngineExit::default(), Some(Instant::now()));
+                        shared.apply(&mut core, actions);
                     }
                 }
-                shell.gui.flush();
+                flush_in_background(&shared);
             }
-            () = wait(&mut shell.grace), if shell.grace.is_some() => {
-                shell.grace = None;
+            () = wait(&mut grace), if grace.is_some() => {
+                grace = None;
                 if running && exited.is_none() {
-                    tracing::warn!("engine still running {} ms after quit: killing it", shell.quit_grace.as_millis());
-                    shell.watch.kill();
+                    tracing::warn!("engine still running {} ms after quit: killing it", quit_grace.as_millis());
+                    watch.kill();
                 }
             }
         }
     }
-    shell.gui.finish(DRAIN).await;
-    signal_status.or(shell.finish).unwrap_or(0)
+    finish_gui(&shared).await;
+    logs.positions = shared.lock().positions.take();
+    signal_status.or(finish).unwrap_or(0)
 }
 
-impl Shell<'_> {
-    fn apply(&mut self, actions: Vec<Action>) {
-        for action in actions {
-            match action {
-                Action::ToEngine(line) => self.engine_in.push(&line),
-                Action::ToGui(line) => self.gui.push(&line),
-                Action::CloseEngineInput => self.engine_in.close_when_written(),
-                Action::StartQuitGrace => {
-                    self.grace = Some(Box::pin(tokio::time::sleep(self.quit_grace)))
-                }
-                Action::Record(record) => {
-                    if let Some(positions) = &mut self.logs.positions {
-                        positions.write(record);
-                    }
-                }
-                Action::Transcript(direction, line) => {
-                    tracing::info!(target: TRANSCRIPT, "{} {}", direction.tag(), trim_newline(&line).escape_ascii());
-                }
-                Action::Log(level, message) => log(level, &message),
-                Action::Finish(status) => self.finish = Some(status),
-                Action::KillEngine => self.watch.kill(),
-                Action::RestartEngine { after } => {
-                    self.respawn = Some(Box::pin(tokio::time::sleep(after)));
-                }
-            }
-        }
-    }
-
-    fn engine_stderr(&mut self, line: &[u8]) {
-        use std::io::Write as _;
-        tracing::info!(target: ENGINE_STDERR, "stderr> {}", trim_newline(line).escape_ascii());
-        let _ = self.logs.stderr.write_all(line);
+fn handle_notice(
+    notice: Notice,
+    generation: u64,
+    out_open: &mut bool,
+    err_open: &mut bool,
+    control: &mut impl FnMut(Control),
+) {
+    match notice {
+        Notice::Closed {
+            pipe,
+            generation: closed,
+        } if closed == generation => match pipe {
+            EnginePipe::Stdout => *out_open = false,
+            EnginePipe::Stderr => *err_open = false,
+        },
+        Notice::Closed { .. } => {}
+        Notice::Control(c) => control(c),
     }
 }
 
-fn log(level: tracing::Level, message: &str) {
-    match level {
-        tracing::Level::ERROR => tracing::error!("{message}"),
-        tracing::Level::WARN => tracing::warn!("{message}"),
-        tracing::Level::INFO => tracing::info!("{message}"),
-        tracing::Level::DEBUG => tracing::debug!("{message}"),
-        _ => tracing::trace!("{message}"),
+fn control_action(
+    control: Control,
+    finish: &mut Option<u8>,
+    grace: &mut Timer,
+    respawn: &mut Timer,
+    watch: &Watch,
+    quit_grace: Duration,
+) {
+    match control {
+        Control::StartQuitGrace => *grace = Some(Box::pin(tokio::time::sleep(quit_grace))),
+        Control::KillEngine => watch.kill(),
+        Control::RestartEngine(after) => *respawn = Some(Box::pin(tokio::time::sleep(after))),
+        Control::Finish(status) => *finish = Some(status),
+    }
+}
+
+/// Writes queued output on tokio's blocking pool, so this loop never waits for a pipe.
+fn flush_in_background(shared: &Arc<Shared>) {
+    if shared.gui.needs_flush() || shared.engine_in.needs_flush() {
+        let shared = Arc::clone(shared);
+        tokio::task::spawn_blocking(move || shared.flush());
+    }
+}
+
+/// Writes what is still queued for the GUI, waiting at most [`DRAIN`] for a GUI that does not
+/// read.
+async fn finish_gui(shared: &Arc<Shared>) {
+    let writer = {
+        let shared = Arc::clone(shared);
+        tokio::task::spawn_blocking(move || shared.gui.flush())
+    };
+    if tokio::time::timeout(DRAIN, writer).await.is_err() {
+        tracing::warn!("the GUI did not read fenguard's last output");
     }
 }
 
 /// Waits for an armed timer (the `select!` guard keeps an unarmed one from being polled).
-async fn wait(timer: &mut Option<Pin<Box<tokio::time::Sleep>>>) {
+async fn wait(timer: &mut Timer) {
     match timer {
         Some(sleep) => sleep.as_mut().await,
         None => std::future::pending().await,
     }
-}
-
-fn trim_newline(line: &[u8]) -> &[u8] {
-    line.strip_suffix(b"\n").unwrap_or(line)
 }

@@ -29,15 +29,15 @@ impl EngineCommand {
         engine::spawn(&self.program, &self.args, &self.config)
     }
 
-    /// Tells `session` that `engine` started now; gives its actions.
-    pub fn started(&self, session: &mut Session, engine: &Engine) -> Vec<Action> {
+    /// Tells `session` that the engine with process id `pid` started now; gives its actions.
+    pub fn started(&self, session: &mut Session, pid: Option<u32>) -> Vec<Action> {
         session.on_engine_start_at(
             self.program.display().to_string(),
             self.args
                 .iter()
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect(),
-            engine.child.id(),
+            pid,
             Some(Instant::now()),
         )
     }

@@ -1,0 +1,270 @@
+//! The state the relay's threads share: the session, the two output pipes, `positions.jsonl`
+//! and the deadline timer, and the threads that feed it.
+//!
+//! The GUI's stdin and the engine's stdout each have a [reader thread](super::reader) that, per
+//! read, takes the session's lock, hands the session every line read, carries out its actions
+//! (queueing output on the [outboxes](super::outbox), logging, arming the deadline) and, after
+//! releasing the lock, writes the queued output itself. What needs waiting (the engine's exit,
+//! signals, timers, restarts) is sent as a [`Notice`] to the relay loop.
+
+use std::io::Write as _;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc::UnboundedSender;
+use tracing_appender::non_blocking::NonBlocking;
+
+use super::codec::{Frame, MAX_LINE};
+use super::outbox::Outbox;
+use super::reader::{self, read_frames};
+use super::ticker::Ticker;
+use crate::logging::{ENGINE_STDERR, TRANSCRIPT};
+use crate::poslog::PositionLog;
+use crate::session::{Action, Session};
+
+/// The engine's stdin.
+pub type EngineIn = std::io::PipeWriter;
+/// fenguard's stdout (a duplicate of the descriptor or handle).
+pub type GuiOut = std::fs::File;
+
+/// What the threads tell the relay loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notice {
+    /// An output pipe of engine number `generation` reached its end.
+    Closed {
+        /// Which pipe.
+        pipe: EnginePipe,
+        /// The engine it belongs to (counts restarts).
+        generation: u64,
+    },
+    /// The session asked for something that takes waiting.
+    Control(Control),
+}
+
+/// The engine's output pipes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnginePipe {
+    /// Its stdout.
+    Stdout,
+    /// Its stderr.
+    Stderr,
+}
+
+/// The session's actions that the relay loop carries out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// [`Action::StartQuitGrace`].
+    StartQuitGrace,
+    /// [`Action::KillEngine`].
+    KillEngine,
+    /// [`Action::RestartEngine`].
+    RestartEngine(Duration),
+    /// [`Action::Finish`].
+    Finish(u8),
+}
+
+/// The session and what its actions act on; behind [`Shared`]'s lock.
+#[derive(Debug)]
+pub struct Core {
+    /// The state machine.
+    pub session: Session,
+    /// `positions.jsonl`, when enabled.
+    pub positions: Option<PositionLog>,
+    /// Times the session's deadlines.
+    pub ticker: Ticker,
+    /// The engine whose output is read now; output of an earlier one is ignored.
+    pub generation: u64,
+    notices: UnboundedSender<Notice>,
+    /// The GUI thread waits for the session to take GUI lines again.
+    gui_waiting: bool,
+}
+
+/// What the relay's threads share.
+#[derive(Debug)]
+pub struct Shared {
+    core: Mutex<Core>,
+    /// Signalled when the session may take GUI lines again.
+    resume: Condvar,
+    /// The engine's stdin.
+    pub engine_in: Outbox<EngineIn>,
+    /// fenguard's stdout.
+    pub gui: Outbox<GuiOut>,
+}
+
+impl Shared {
+    /// Shares `session` and the outputs; `notices` reaches the relay loop.
+    pub fn new(
+        session: Session,
+        positions: Option<PositionLog>,
+        ticker: Ticker,
+        notices: UnboundedSender<Notice>,
+        engine_in: EngineIn,
+        gui: GuiOut,
+    ) -> Arc<Shared> {
+        Arc::new(Shared {
+            core: Mutex::new(Core {
+                session,
+                positions,
+                ticker,
+                generation: 0,
+                notices,
+                gui_waiting: false,
+            }),
+            resume: Condvar::new(),
+            engine_in: Outbox::new(engine_in, "engine"),
+            gui: Outbox::new(gui, "GUI"),
+        })
+    }
+
+    /// Locks the core.
+    pub fn lock(&self) -> MutexGuard<'_, Core> {
+        self.core.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Carries out `actions` under the lock, then arms the deadline and wakes a waiting GUI
+    /// thread if the session takes GUI lines again; output is queued, not written.
+    pub fn apply(&self, core: &mut Core, actions: Vec<Action>) {
+        for action in actions {
+            core.apply(self, action);
+        }
+        self.settle(core);
+    }
+
+    /// After the session changed: arm its next deadline, resume the GUI thread if it may go on.
+    fn settle(&self, core: &mut Core) {
+        core.ticker.arm(core.session.next_deadline());
+        if core.gui_waiting && !core.session.gui_paused() {
+            core.gui_waiting = false;
+            self.resume.notify_all();
+        }
+    }
+
+    /// Writes the queued output on this thread (blocking).
+    pub fn flush(&self) {
+        self.gui.flush();
+        self.engine_in.flush();
+    }
+}
+
+impl Core {
+    fn apply(&mut self, shared: &Shared, action: Action) {
+        let control = |control| Notice::Control(control);
+        match action {
+            Action::ToEngine(line) => shared.engine_in.push(&line),
+            Action::ToGui(line) => shared.gui.push(&line),
+            Action::CloseEngineInput => shared.engine_in.close_when_written(),
+            Action::Record(record) => {
+                if let Some(positions) = &mut self.positions {
+                    positions.write(record);
+                }
+            }
+            Action::Transcript(direction, line) => {
+                tracing::info!(target: TRANSCRIPT, "{} {}", direction.tag(), trim_newline(&line).escape_ascii());
+            }
+            Action::Log(level, message) => log(level, &message),
+            Action::StartQuitGrace => self.notify(control(Control::StartQuitGrace)),
+            Action::KillEngine => self.notify(control(Control::KillEngine)),
+            Action::RestartEngine { after } => self.notify(control(Control::RestartEngine(after))),
+            Action::Finish(status) => self.notify(control(Control::Finish(status))),
+        }
+    }
+
+    fn notify(&self, notice: Notice) {
+        // The relay loop is gone only when fenguard is exiting.
+        let _ = self.notices.send(notice);
+    }
+}
+
+/// Starts the thread that reads the GUI's stdin until its end.
+pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: std::fs::File) -> bool {
+    reader::spawn("gui-stdin", move || {
+        read_frames(stdin, MAX_LINE, "GUI's input", |batch| {
+            let mut core = shared.lock();
+            for frame in batch.drain(..) {
+                while core.session.gui_paused() {
+                    core.gui_waiting = true;
+                    core = shared
+                        .resume
+                        .wait(core)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                let actions = match frame {
+                    Frame::Line(line) => core.session.on_gui_line_at(line, Instant::now()),
+                    Frame::Overlong { chunk, first } => core.session.on_gui_overlong(chunk, first),
+                };
+                shared.apply(&mut core, actions);
+            }
+            drop(core);
+            shared.flush();
+            true
+        });
+        let mut core = shared.lock();
+        let actions = core.session.on_gui_eof();
+        shared.apply(&mut core, actions);
+        drop(core);
+        shared.flush();
+    })
+}
+
+/// Starts the threads that read engine number `generation`'s stdout (into the session) and
+/// stderr (into the log and fenguard's stderr); each sends [`Notice::Closed`] at its pipe's end.
+pub fn spawn_engine_readers(
+    shared: &Arc<Shared>,
+    generation: u64,
+    stdout: std::io::PipeReader,
+    stderr: std::io::PipeReader,
+    mut stderr_out: NonBlocking,
+) {
+    let notices = shared.lock().notices.clone();
+    let closed = move |pipe| {
+        let _ = notices.send(Notice::Closed { pipe, generation });
+    };
+    let (shared, on_stdout_end) = (Arc::clone(shared), closed.clone());
+    reader::spawn("engine-stdout", move || {
+        read_frames(stdout, MAX_LINE, "engine's output", |batch| {
+            let mut core = shared.lock();
+            if core.generation != generation {
+                return false;
+            }
+            let now = Instant::now();
+            for frame in batch.drain(..) {
+                let actions = match frame {
+                    Frame::Line(line) => core.session.on_engine_line_at(line, now),
+                    Frame::Overlong { chunk, first } => {
+                        core.session.on_engine_overlong(chunk, first)
+                    }
+                };
+                shared.apply(&mut core, actions);
+            }
+            drop(core);
+            shared.flush();
+            true
+        });
+        on_stdout_end(EnginePipe::Stdout);
+    });
+    reader::spawn("engine-stderr", move || {
+        read_frames(stderr, MAX_LINE, "engine's stderr", |batch| {
+            for frame in batch.drain(..) {
+                let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = frame;
+                tracing::info!(target: ENGINE_STDERR, "stderr> {}", trim_newline(&line).escape_ascii());
+                let _ = stderr_out.write_all(&line);
+            }
+            true
+        });
+        closed(EnginePipe::Stderr);
+    });
+}
+
+fn log(level: tracing::Level, message: &str) {
+    match level {
+        tracing::Level::ERROR => tracing::error!("{message}"),
+        tracing::Level::WARN => tracing::warn!("{message}"),
+        tracing::Level::INFO => tracing::info!("{message}"),
+        tracing::Level::DEBUG => tracing::debug!("{message}"),
+        _ => tracing::trace!("{message}"),
+    }
+}
+
+fn trim_newline(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\n").unwrap_or(line)
+}

@@ -1,0 +1,243 @@
+//! An output pipe shared by the threads that produce its bytes (the engine's stdin, or
+//! fenguard's stdout), written with blocking writes by whichever producer gets there first.
+//!
+//! Producers [`push`](Outbox::push) bytes while they hold the session's lock, so the bytes are
+//! queued in the session's order; then, without that lock, they [`flush`](Outbox::flush). One
+//! flusher at a time takes everything queued and writes it; a producer that finds a write in
+//! progress returns at once, and the writer picks its bytes up before it stops. So the thread
+//! that read a line writes it out itself (no hand-over to another thread on the hot path), a
+//! reader that stops reading stalls only the thread writing to it, and nothing queued is lost.
+//! While more than [`BACKLOG`] bytes wait behind a stalled write, `flush` waits too, which stops
+//! the producing side from reading more: memory stays bounded.
+
+use std::io::Write;
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+/// Queued bytes above which [`Outbox::flush`] waits for the current write.
+pub const BACKLOG: usize = 1 << 20;
+
+/// A pipe with its queued bytes.
+#[derive(Debug)]
+pub struct Outbox<W> {
+    state: Mutex<State<W>>,
+    written: Condvar,
+    /// For log messages: `engine` or `GUI`.
+    name: &'static str,
+}
+
+#[derive(Debug)]
+struct State<W> {
+    /// `None` while a flusher writes to it, and once it is closed or broken.
+    pipe: Option<W>,
+    queued: Vec<u8>,
+    /// A flusher holds the pipe.
+    writing: bool,
+    /// Close the pipe once everything queued is written.
+    close_when_written: bool,
+    /// The pipe is closed or broken: bytes pushed now are dropped.
+    closed: bool,
+    /// Counts [`Outbox::replace`]s, so a write to a replaced pipe changes nothing.
+    generation: u64,
+    /// Flushers waiting for the backlog to shrink.
+    waiting: usize,
+}
+
+impl<W: Write> Outbox<W> {
+    /// Wraps a pipe; `name` appears in log messages.
+    pub fn new(pipe: W, name: &'static str) -> Outbox<W> {
+        Outbox {
+            state: Mutex::new(State {
+                pipe: Some(pipe),
+                queued: Vec::new(),
+                writing: false,
+                close_when_written: false,
+                closed: false,
+                generation: 0,
+                waiting: 0,
+            }),
+            written: Condvar::new(),
+            name,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State<W>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues bytes; they are dropped when the pipe is closed or broken.
+    pub fn push(&self, bytes: &[u8]) {
+        let mut state = self.lock();
+        if !state.closed && !state.close_when_written {
+            state.queued.extend_from_slice(bytes);
+        }
+    }
+
+    /// Closes the pipe (its reader sees the end of input) once everything queued is written.
+    pub fn close_when_written(&self) {
+        let mut state = self.lock();
+        state.close_when_written = true;
+        if !state.writing && state.queued.is_empty() {
+            state.pipe = None;
+            state.closed = true;
+        }
+    }
+
+    /// Puts a new pipe in place of the old one (a restarted engine); what was queued for the
+    /// old one is dropped.
+    pub fn replace(&self, pipe: W) {
+        let mut state = self.lock();
+        state.generation += 1;
+        state.pipe = Some(pipe);
+        state.queued.clear();
+        (state.writing, state.close_when_written, state.closed) = (false, false, false);
+        self.written.notify_all();
+    }
+
+    /// Bytes are queued and nobody is writing them.
+    pub fn needs_flush(&self) -> bool {
+        let state = self.lock();
+        !state.writing && !state.queued.is_empty() && state.pipe.is_some()
+    }
+
+    /// Writes everything queued, blocking, unless another thread is writing (then it returns
+    /// at once, or waits while more than [`BACKLOG`] bytes are queued behind that write).
+    pub fn flush(&self) {
+        let mut state = self.lock();
+        loop {
+            if state.writing {
+                if state.queued.len() < BACKLOG {
+                    return;
+                }
+                state.waiting += 1;
+                state = self
+                    .written
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+                state.waiting -= 1;
+                continue;
+            }
+            if state.queued.is_empty() {
+                if state.close_when_written && state.pipe.take().is_some() {
+                    state.closed = true;
+                }
+                return;
+            }
+            let Some(mut pipe) = state.pipe.take() else {
+                state.queued.clear();
+                return;
+            };
+            state.writing = true;
+            let generation = state.generation;
+            let mut bytes = std::mem::take(&mut state.queued);
+            drop(state);
+
+            let result = pipe.write_all(&bytes).and_then(|()| pipe.flush());
+
+            state = self.lock();
+            if state.generation == generation {
+                state.writing = false;
+                match result {
+                    Ok(()) => state.pipe = Some(pipe),
+                    Err(err) => {
+                        tracing::debug!(
+                            "writing to the {} failed ({err}); dropping {} queued bytes",
+                            self.name,
+                            state.queued.len()
+                        );
+                        state.queued.clear();
+                        state.closed = true;
+                    }
+                }
+            }
+            // Keep the allocation for the next bytes, unless a long line made it large.
+            if state.queued.is_empty() && bytes.capacity() <= BACKLOG {
+                bytes.clear();
+                state.queued = bytes;
+            }
+            if state.waiting > 0 {
+                self.written.notify_all();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read as _;
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn pushed_bytes_are_written_in_order_by_flush() {
+        let outbox = Outbox::new(Vec::new(), "test");
+        outbox.push(b"uci\n");
+        outbox.push(b"isready\n");
+        outbox.flush();
+        assert_eq!(outbox.lock().pipe.as_deref(), Some(&b"uci\nisready\n"[..]));
+    }
+
+    #[test]
+    fn close_when_written_closes_after_the_queued_bytes() {
+        let (mut reader, writer) = std::io::pipe().unwrap();
+        let outbox = Outbox::new(writer, "test");
+        outbox.push(b"quit\n");
+        outbox.close_when_written();
+        outbox.push(b"dropped\n");
+        outbox.flush();
+        let mut got = Vec::new();
+        reader.read_to_end(&mut got).unwrap();
+        assert_eq!(got, b"quit\n");
+    }
+
+    #[test]
+    fn broken_pipe_drops_bytes_instead_of_failing() {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let outbox = Outbox::new(writer, "test");
+        outbox.push(b"go\n");
+        outbox.flush();
+        outbox.push(b"stop\n");
+        assert!(!outbox.needs_flush());
+        assert!(outbox.lock().queued.is_empty());
+    }
+
+    #[test]
+    fn replaced_pipe_gets_the_new_bytes_only() {
+        let (mut old_reader, old) = std::io::pipe().unwrap();
+        let (mut new_reader, new) = std::io::pipe().unwrap();
+        let outbox = Outbox::new(old, "test");
+        outbox.push(b"lost\n");
+        outbox.replace(new);
+        outbox.push(b"uci\n");
+        outbox.flush();
+        drop(outbox);
+        let (mut old_got, mut new_got) = (Vec::new(), Vec::new());
+        old_reader.read_to_end(&mut old_got).unwrap();
+        new_reader.read_to_end(&mut new_got).unwrap();
+        assert_eq!((old_got, new_got), (Vec::new(), b"uci\n".to_vec()));
+    }
+
+    #[test]
+    fn bytes_pushed_during_a_stalled_write_are_written_by_that_writer() {
+        let (mut reader, writer) = std::io::pipe().unwrap();
+        let outbox = Arc::new(Outbox::new(writer, "test"));
+        // More than a pipe buffer: the first flush stalls until the reader reads.
+        let big = vec![b'x'; 256 * 1024];
+        outbox.push(&big);
+        let flusher = {
+            let outbox = Arc::clone(&outbox);
+            std::thread::spawn(move || outbox.flush())
+        };
+        while !outbox.lock().writing {
+            std::thread::yield_now();
+        }
+        outbox.push(b"bestmove e2e4\n");
+        // Another producer's flush returns at once: the stalled writer owns the pipe.
+        outbox.flush();
+        let mut got = vec![0; big.len() + 14];
+        reader.read_exact(&mut got).unwrap();
+        flusher.join().unwrap();
+        assert_eq!(&got[big.len()..], b"bestmove e2e4\n");
+    }
+}
