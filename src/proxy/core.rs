@@ -139,6 +139,19 @@ impl Shared {
         }
     }
 
+    /// Waits (releasing the lock) while the session holds so many GUI lines for a restarting
+    /// engine that it wants no more for now.
+    fn wait_for_gui_lines<'a>(&self, mut core: MutexGuard<'a, Core>) -> MutexGuard<'a, Core> {
+        while core.session.gui_paused() {
+            core.gui_waiting = true;
+            core = self
+                .resume
+                .wait(core)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        core
+    }
+
     /// Writes the queued output on this thread (blocking).
     pub fn flush(&self) {
         self.gui.flush();
@@ -181,13 +194,7 @@ pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: std::fs::File) -> bool {
         read_frames(stdin, MAX_LINE, "GUI's input", |batch| {
             let mut core = shared.lock();
             for frame in batch.drain(..) {
-                while core.session.gui_paused() {
-                    core.gui_waiting = true;
-                    core = shared
-                        .resume
-                        .wait(core)
-                        .unwrap_or_else(PoisonError::into_inner);
-                }
+                core = shared.wait_for_gui_lines(core);
                 let actions = match frame {
                     Frame::Line(line) => core.session.on_gui_line_at(line, Instant::now()),
                     Frame::Overlong { chunk, first } => core.session.on_gui_overlong(chunk, first),
@@ -198,7 +205,7 @@ pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: std::fs::File) -> bool {
             shared.flush();
             true
         });
-        let mut core = shared.lock();
+        let mut core = shared.wait_for_gui_lines(shared.lock());
         let actions = core.session.on_gui_eof();
         shared.apply(&mut core, actions);
         drop(core);
