@@ -84,10 +84,13 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 static void report(const char *name, double *v, int n, double scale) {
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += v[i];
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     int p99 = (int)(0.99 * n + 0.999999) - 1;
-    printf("%s_median %.3f\n%s_p99 %.3f\n%s_n %d\n", name, v[n / 2] / scale, name,
-           v[p99 < 0 ? 0 : p99] / scale, name, n);
+    printf("%s_median %.3f\n%s_p99 %.3f\n%s_mean %.3f\n%s_p10 %.3f\n%s_p90 %.3f\n%s_n %d\n",
+           name, v[n / 2] / scale, name, v[p99 < 0 ? 0 : p99] / scale, name, sum / n / scale,
+           name, v[n / 10] / scale, name, v[n * 9 / 10] / scale, name, n);
 }
 
 static long vm_hwm_kib(pid_t pid) {
