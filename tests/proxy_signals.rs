@@ -96,3 +96,30 @@ fn engine_runs_in_its_own_process_group() {
     assert_eq!(engine_group, engine);
     assert_ne!(engine_group, fenguard_group);
 }
+
+#[test]
+fn quit_reaches_the_engine_while_the_gui_does_not_read() {
+    let dir = test_dir("quit-gui-stuck");
+    let mut fenguard = std::process::Command::new(FENGUARD)
+        .args(["--log-dir", dir.to_str().unwrap(), "--", FAKE_ENGINE])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = fenguard.stdin.take().unwrap();
+    // About 3 MB of output that nobody reads: the engine's output side stalls.
+    std::io::Write::write_all(&mut stdin, b"burst 100000\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    std::io::Write::write_all(&mut stdin, b"quit\n").unwrap();
+    // The fake engine, stuck writing its burst, cannot read `quit`: fenguard takes the `quit`
+    // anyway, kills the engine after the grace, gives up on the GUI's output and exits 0.
+    let status = wait_until(|| fenguard.try_wait().unwrap());
+    let _ = fenguard.kill();
+    assert_eq!(status.and_then(|s| s.code()), Some(0));
+    let log = std::fs::read_to_string(dir.join("fenguard.log")).unwrap();
+    assert!(
+        log.contains("engine still running 1000 ms after quit: killing it"),
+        "{log}"
+    );
+}
