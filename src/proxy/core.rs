@@ -25,7 +25,9 @@ use crate::session::{Action, Session};
 /// The engine's stdin.
 pub type EngineIn = std::io::PipeWriter;
 /// fenguard's stdout (a duplicate of the descriptor or handle).
-pub type GuiOut = std::fs::File;
+pub type GuiOut = super::stdio::Patient;
+/// fenguard's stdin (a duplicate of the descriptor or handle).
+pub type GuiIn = super::stdio::Patient;
 
 /// What the threads tell the relay loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,7 +191,7 @@ impl Core {
 }
 
 /// Starts the thread that reads the GUI's stdin until its end.
-pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: std::fs::File) -> bool {
+pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: GuiIn) -> bool {
     reader::spawn("gui-stdin", move || {
         read_frames(stdin, MAX_LINE, "GUI's input", |batch| {
             let mut core = shared.lock();

@@ -17,6 +17,7 @@ pub mod reader;
 pub mod relay;
 pub mod respawn;
 pub mod signals;
+pub mod stdio;
 pub mod ticker;
 pub mod watch;
 
@@ -78,7 +79,8 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     });
     tracing::info!("fenguard {} starting", env!("CARGO_PKG_VERSION"));
 
-    let gui = gui_stdio().map_err(|e| format!("cannot use fenguard's stdin and stdout: {e}"))?;
+    let gui =
+        stdio::gui_stdio().map_err(|e| format!("cannot use fenguard's stdin and stdout: {e}"))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -111,23 +113,4 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     runtime.shutdown_timeout(Duration::from_millis(100));
     drop(logs);
     status
-}
-
-/// Duplicates of fenguard's stdin and stdout as files, for the relay's blocking reads and
-/// writes (unbuffered: each write is one system call).
-fn gui_stdio() -> std::io::Result<(std::fs::File, std::fs::File)> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd as _;
-        let stdin = std::io::stdin().as_fd().try_clone_to_owned()?;
-        let stdout = std::io::stdout().as_fd().try_clone_to_owned()?;
-        Ok((stdin.into(), stdout.into()))
-    }
-    #[cfg(windows)]
-    {
-        use std::os::windows::io::AsHandle as _;
-        let stdin = std::io::stdin().as_handle().try_clone_to_owned()?;
-        let stdout = std::io::stdout().as_handle().try_clone_to_owned()?;
-        Ok((stdin.into(), stdout.into()))
-    }
 }

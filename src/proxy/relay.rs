@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use super::core::{self, Control, EnginePipe, GuiOut, Notice, Shared};
+use super::core::{self, Control, EnginePipe, GuiIn, GuiOut, Notice, Shared};
 use super::engine::Engine;
 use super::respawn::EngineCommand;
 use super::signals::Signals;
@@ -38,7 +38,7 @@ pub async fn run(
     quit_grace: Duration,
     start: Vec<Action>,
     command: &EngineCommand,
-    gui: (std::fs::File, GuiOut),
+    gui: (GuiIn, GuiOut),
 ) -> u8 {
     let (child, stdin, stdout, stderr, guard) = engine.into_parts();
     let mut _guard = guard;
