@@ -33,7 +33,9 @@ use shakmaty::Chess;
 use tracing::Level;
 
 pub mod chess960;
+mod engine_end;
 mod gui_stream;
+mod handshake;
 mod intercept;
 pub mod options;
 pub mod position;
@@ -282,7 +284,10 @@ impl Session {
         out
     }
 
-    /// A line from the engine, terminator included, without a timestamp.
+    /// A line from the engine, terminator included, without a timestamp. A line without
+    /// terminator is the end of the engine's output cut inside a line (the shell's codec
+    /// yields one only at end of input): logged, never relayed nor interpreted (see
+    /// `engine_end.rs`).
     pub fn on_engine_line(&mut self, line: Bytes) -> Vec<Action> {
         self.engine_line(line, None)
     }
@@ -293,6 +298,9 @@ impl Session {
     }
 
     fn engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
+        if line.last() != Some(&b'\n') {
+            return self.engine_fragment(&line);
+        }
         if self.restart.phase != restart::Phase::Running {
             return self.replay_engine_line(line, now);
         }
@@ -302,6 +310,9 @@ impl Session {
     fn engine_line_running(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         self.transcribe(&mut out, Direction::FromEngine, &line);
+        if self.restart.gui_awaits_uciok {
+            self.restart.shown.note(&line);
+        }
         match first_token(&line) {
             b"info" if self.c960.notations_differ() => self.on_info(&mut out, line),
             b"bestmove" => self.on_bestmove(&mut out, line, now),

@@ -83,11 +83,13 @@ impl Session {
     }
 
     /// An engine line during the replay: swallowed (relayed only while the GUI waits for its
-    /// own `uciok`), `uciok` sends the replay, `readyok` ends it.
+    /// own `uciok`, and then only the handshake lines it has not seen: `handshake.rs`),
+    /// `uciok` sends the replay, `readyok` ends it.
     pub(super) fn replay_engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let token = first_token(&line);
         if self.restart.phase == Phase::Handshake {
-            let mut out = if self.restart.gui_awaits_uciok {
+            let relay = self.restart.gui_awaits_uciok && !self.restart.shown.has(&line);
+            let mut out = if relay {
                 self.engine_line_running(line.clone(), now)
             } else {
                 let mut out = Vec::new();

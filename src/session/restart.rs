@@ -116,6 +116,8 @@ pub(super) struct Restart {
     position_invalid: bool,
     /// The GUI sent `uci` and has not had its `uciok`.
     pub(super) gui_awaits_uciok: bool,
+    /// The handshake lines the GUI has seen since its `uci`.
+    pub(super) shown: super::handshake::Shown,
     pub(super) uci_deadline: Option<Instant>,
     /// GUI `isready` lines the engine has not answered.
     pings: u32,
@@ -140,6 +142,7 @@ impl Restart {
             position: None,
             position_invalid: false,
             gui_awaits_uciok: false,
+            shown: super::handshake::Shown::default(),
             uci_deadline: None,
             pings: 0,
             ping_deadline: None,
@@ -175,6 +178,7 @@ impl Restart {
 
     pub(super) fn on_uci(&mut self, now: Option<Instant>) {
         self.gui_awaits_uciok = true;
+        self.shown.clear();
         if let Some(now) = now {
             self.uci_deadline = Some(now + self.policy.startup_timeout);
         }

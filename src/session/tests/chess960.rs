@@ -148,3 +148,57 @@ fn gui_setoption_after_detect_takes_over() {
     gui(&mut s, "setoption name UCI_Chess960 value false");
     assert!(!s.chess960().engine_on());
 }
+
+#[test]
+fn detect_without_check_moves_still_translates_gui_castles() {
+    let mut s = session_with(|p| {
+        p.chess960 = Chess960Mode::Detect;
+        p.check_moves = false;
+    });
+    engine_offering_chess960(&mut s);
+    gui(&mut s, &format!("position fen {FRC}"));
+    let actions = gui(
+        &mut s,
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1",
+    );
+    assert_eq!(
+        to_engine(&actions),
+        vec!["position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1\n"]
+    );
+}
+
+#[test]
+fn detect_without_check_moves_sends_the_moves_after_an_unplayable_one_as_given() {
+    let mut s = session_with(|p| {
+        p.chess960 = Chess960Mode::Detect;
+        p.check_moves = false;
+    });
+    engine_offering_chess960(&mut s);
+    gui(&mut s, &format!("position fen {FRC}"));
+    let actions = gui(&mut s, "position startpos moves e2e4 e7e5 e1g1 e2e5 e8g8");
+    let record = position_record(&actions);
+    assert_eq!(record.verdict, Verdict::Valid);
+    assert!(record.diagnostics.is_empty(), "{record:?}");
+    assert_eq!(
+        to_engine(&actions),
+        vec!["position startpos moves e2e4 e7e5 e1g1 e2e5 e8g8\n"]
+    );
+}
+
+#[test]
+fn detect_without_check_moves_translates_up_to_an_unplayable_move() {
+    let mut s = session_with(|p| {
+        p.chess960 = Chess960Mode::Detect;
+        p.check_moves = false;
+    });
+    engine_offering_chess960(&mut s);
+    gui(&mut s, &format!("position fen {FRC}"));
+    let actions = gui(
+        &mut s,
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 a7a1 e8g8",
+    );
+    assert_eq!(
+        to_engine(&actions),
+        vec!["position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1 a7a1 e8g8\n"]
+    );
+}
