@@ -93,6 +93,26 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
         }
         count += 1;
     }
+    // EPD (`<four fields> bm Kg2; id "x";`): operations where a FEN has its move counters are
+    // not misread as counters; they and anything after them are the extra field.
+    let epd = (4..count.min(6)).find(|&n| {
+        spans[n]
+            .clone()
+            .is_some_and(|s| is_epd_operations(&input[s.start..]))
+    });
+    if let Some(n) = epd {
+        let start = spans[n].as_ref().map_or(0, |s| s.start);
+        extra = Some(
+            start
+                ..extra.map_or_else(
+                    || spans[count.min(6) - 1].as_ref().map_or(start, |s| s.end),
+                    |e| e.end,
+                ),
+        );
+        for span in &mut spans[n..] {
+            *span = None;
+        }
+    }
     if count == 0 {
         diags.add(Code::EmptyInput, Severity::Error, None, || {
             "empty input; expected a FEN: placement, active color, castling, en passant, halfmove clock, fullmove number".to_owned()
@@ -104,18 +124,13 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
             Code::ExtraField,
             Severity::Error,
             Some(span.clone()),
-            || {
-                format!(
-                    "{} after the six FEN fields; expected nothing after the fullmove number",
-                    quote(&input[span])
-                )
-            },
+            || extra_message(&input[span], epd),
         );
         if diags.done() {
             return None;
         }
     }
-    if count < 6 {
+    if count < 6 && epd.is_none() {
         let end = spans[count - 1].as_ref().map_or(input.len(), |s| s.end);
         diags
             .add(
@@ -305,6 +320,32 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
         halfmove,
         fullmove,
     })
+}
+
+/// Whether `rest` (from a field on) reads as EPD operations: an opcode (a letter first) and
+/// a `;` ending an operation.
+fn is_epd_operations(rest: &[u8]) -> bool {
+    rest.first().is_some_and(u8::is_ascii_alphabetic) && rest.contains(&b';')
+}
+
+/// The `extra-field` message for `text`; `epd` is the field where EPD operations start.
+fn extra_message(text: &[u8], epd: Option<usize>) -> String {
+    let found = if epd.is_some() || is_epd_operations(text) {
+        format!("EPD operations {}", quote(text))
+    } else {
+        quote(text)
+    };
+    match epd {
+        Some(4) => format!(
+            "{found} after the en passant field; a FEN has the halfmove clock and fullmove number there, and nothing after them"
+        ),
+        Some(5) => format!(
+            "{found} after the halfmove clock; a FEN has the fullmove number there, and nothing after it"
+        ),
+        _ => {
+            format!("{found} after the six FEN fields; expected nothing after the fullmove number")
+        }
+    }
 }
 
 /// `e3` to a square (lowercase file `a`-`h`, rank `1`-`8`, as python-chess).

@@ -37,6 +37,7 @@ mod engine_end;
 mod gui_stream;
 mod handshake;
 mod intercept;
+mod option_blame;
 pub mod options;
 pub mod position;
 mod record;
@@ -304,6 +305,7 @@ impl Session {
         if self.restart.phase != restart::Phase::Running {
             return self.replay_engine_line(line, now);
         }
+        self.restart.engine_spoke();
         self.engine_line_running(line, now)
     }
 

@@ -105,7 +105,7 @@ impl Session {
         }
         let mut out = Vec::new();
         self.transcribe(&mut out, Direction::FromEngine, &line);
-        if token == b"readyok" {
+        if token == b"readyok" && self.barrier_readyok(now) {
             self.restart.phase = Phase::Running;
             self.restart.ping_deadline = None;
             let restored = if self.restart.position.is_some() && !self.rejected {
@@ -131,14 +131,10 @@ impl Session {
         out
     }
 
-    /// The GUI's options, `ucinewgame`, the last valid position, then `isready`.
+    /// The GUI's options (a suspect followed by its own `isready`: `option_blame.rs`),
+    /// `ucinewgame`, the last valid position, then `isready`.
     fn send_replay(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
-        let mut lines: Vec<Bytes> = self
-            .restart
-            .options
-            .iter()
-            .map(|(_, l)| l.clone())
-            .collect();
+        let mut lines = self.replay_options();
         if self.restart.ucinewgame {
             lines.push(Bytes::from_static(b"ucinewgame\n"));
         }
@@ -146,6 +142,7 @@ impl Session {
             lines.push(position);
         }
         lines.push(Bytes::from_static(b"isready\n"));
+        self.restart.barrier.push_back(None);
         for line in lines {
             self.forward_to_engine(out, line);
         }

@@ -112,6 +112,10 @@ pub(super) struct Restart {
     pub(super) ucinewgame: bool,
     /// The last valid or repaired `position` as sent.
     pub(super) position: Option<Bytes>,
+    /// Keys of GUI `setoption` lines the engine may have died of (`option_blame.rs`).
+    pub(super) suspects: Vec<Vec<u8>>,
+    /// For each `isready` of the replay, the suspect it tests (`None`: the final one).
+    pub(super) barrier: VecDeque<Option<Vec<u8>>>,
     /// The last `position` sent was invalid (`on_invalid = "forward"`): not replayed.
     position_invalid: bool,
     /// The GUI sent `uci` and has not had its `uciok`.
@@ -140,6 +144,8 @@ impl Restart {
             options: Vec::new(),
             ucinewgame: false,
             position: None,
+            suspects: Vec::new(),
+            barrier: VecDeque::new(),
             position_invalid: false,
             gui_awaits_uciok: false,
             shown: super::handshake::Shown::default(),
@@ -162,6 +168,20 @@ impl Restart {
             self.options.remove(0);
         }
         self.options.push((key, line.clone()));
+    }
+
+    /// A GUI `setoption` for option `name` went to the engine: a suspect until the engine
+    /// says anything.
+    pub(super) fn note_suspect(&mut self, name: &[u8]) {
+        let key = name.to_ascii_lowercase();
+        if !self.suspects.contains(&key) && self.suspects.len() < MAX_OPTIONS {
+            self.suspects.push(key);
+        }
+    }
+
+    /// The running engine wrote a line: it survived every `setoption` sent before.
+    pub(super) fn engine_spoke(&mut self) {
+        self.suspects.clear();
     }
 
     pub(super) fn note_ucinewgame(&mut self) {
@@ -361,6 +381,7 @@ impl Session {
             (None, None) => "unknown status".to_owned(),
         };
         self.say(&mut out, &format!("engine exited ({status})"));
+        self.blame_option(&mut out);
         self.answer_lost_searches(&mut out, now);
         for _ in 0..std::mem::take(&mut self.restart.pings) {
             self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));

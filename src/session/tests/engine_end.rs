@@ -75,7 +75,10 @@ fn complete_looking_unterminated_bestmove_is_not_the_engines_answer() {
     gui(&mut s, "go depth 1");
     assert!(to_gui(&s.on_engine_line(Bytes::from_static(b"bestmove e2e4"))).is_empty());
     let exit = s.on_engine_exit(killed());
-    assert_eq!(to_gui(&exit).last().map(String::as_str), Some("bestmove 0000\n"));
+    assert_eq!(
+        to_gui(&exit).last().map(String::as_str),
+        Some("bestmove 0000\n")
+    );
 }
 
 #[test]
@@ -103,7 +106,10 @@ fn unterminated_readyok_leaves_isready_to_be_answered_once_at_exit() {
     let exit = s.on_engine_exit(killed());
     assert_eq!(
         to_gui(&exit),
-        ["info string fenguard: engine exited (signal 9)\n", "readyok\n"]
+        [
+            "info string fenguard: engine exited (signal 9)\n",
+            "readyok\n"
+        ]
     );
 }
 

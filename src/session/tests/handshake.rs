@@ -22,7 +22,10 @@ fn crash_and_start(s: &mut Session) {
         },
         Some(now),
     );
-    assert!(matches!(exit.last(), Some(Action::RestartEngine { .. })), "{exit:?}");
+    assert!(
+        matches!(exit.last(), Some(Action::RestartEngine { .. })),
+        "{exit:?}"
+    );
     s.on_engine_start_at("/e".into(), vec![], None, Some(now));
 }
 
@@ -54,7 +57,10 @@ fn option_is_known_by_its_name_whatever_its_line() {
     gui(&mut s, "uci");
     engine(&mut s, HASH);
     crash_and_start(&mut s);
-    let again = engine(&mut s, "option name hash type spin default 16 min 1 max 2048");
+    let again = engine(
+        &mut s,
+        "option name hash type spin default 16 min 1 max 2048",
+    );
     assert!(to_gui(&again).is_empty(), "{again:?}");
 }
 

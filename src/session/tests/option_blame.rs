@@ -25,7 +25,10 @@ fn exit(s: &mut Session) -> Vec<Action> {
         },
         Some(Instant::now()),
     );
-    assert!(matches!(out.last(), Some(Action::RestartEngine { .. })), "{out:?}");
+    assert!(
+        matches!(out.last(), Some(Action::RestartEngine { .. })),
+        "{out:?}"
+    );
     out
 }
 
@@ -103,7 +106,10 @@ fn suspect_the_engine_survives_is_kept_and_the_barrier_waits_for_the_last_readyo
     let (mut s, _) = suspect_replayed();
     gui(&mut s, "go depth 1");
     let first = engine(&mut s, "readyok");
-    assert!(to_gui(&first).is_empty() && to_engine(&first).is_empty(), "{first:?}");
+    assert!(
+        to_gui(&first).is_empty() && to_engine(&first).is_empty(),
+        "{first:?}"
+    );
     let last = engine(&mut s, "readyok");
     assert_eq!(
         to_gui(&last),
