@@ -1,6 +1,8 @@
 //! EPD operations where a FEN has its move counters (`... w - - bm Kg2; id "x";`): one
 //! `extra-field` error naming the operations, not a bad halfmove clock and fullmove number.
 
+mod common;
+
 #[path = "fen_support.rs"]
 #[allow(dead_code)]
 mod support;
@@ -89,4 +91,18 @@ fn fenguard_check_prints_one_error_for_epd_input() {
         ),
         "{text}"
     );
+}
+
+#[test]
+fn gui_is_told_the_epd_operations_are_not_a_fen() {
+    let mut gui = common::Gui::fake_ready("more-epd-gui", "");
+    let (lines, record) = gui.position("position fen 4k3/8/8/8/8/8/8/4K3 w - - bm Kg2; id \"x\";");
+    assert_eq!(
+        lines,
+        [
+            "info string fenguard: rejected position: extra-field: EPD operations `bm Kg2; id \"x\";` after the en passant field; a FEN has the halfmove clock and fullmove number there, and nothing after them",
+            "readyok"
+        ]
+    );
+    assert_eq!(record["verdict"], "rejected", "{record}");
 }
