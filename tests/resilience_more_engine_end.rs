@@ -107,14 +107,14 @@ fn crash_in_the_middle_of_the_handshake_shows_the_gui_one_coherent_handshake() {
 }
 
 #[test]
-fn handshake_after_a_crash_in_it_announces_fenguards_options_once() {
-    let mut proxy = dying_in_the_handshake("more-handshake-own", 2);
+fn crash_right_after_the_id_lines_shows_every_handshake_line_once() {
+    let mut proxy = dying_in_the_handshake("more-handshake-ids", 2);
     let lines = lines_to_uciok(&mut proxy);
-    let own = lines
-        .iter()
-        .filter(|l| l.starts_with("option name fenguard OnInvalid "))
-        .count();
-    assert_eq!(own, 1, "{lines:#?}");
+    for line in lines.iter().filter(|l| !l.starts_with("info string ")) {
+        let times = lines.iter().filter(|l| *l == line).count();
+        assert_eq!(times, 1, "{line:?} in {lines:#?}");
+    }
+    assert_eq!(lines.len(), 13, "{lines:#?}");
     proxy.send(b"isready\n");
     proxy.wait_for("readyok\n");
 }

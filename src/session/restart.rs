@@ -12,8 +12,11 @@
 //! remain (at most `engine.max_restarts` in any 60 s), [`Action::RestartEngine`] asks the shell
 //! for a new engine after a backoff (100 ms, doubling per restart in the last minute, at most
 //! 2 s). Once it runs, the session replays `uci` (its output swallowed, unless the GUI still
-//! waits for its own `uciok`), the `setoption` lines, `ucinewgame`, the position and `isready`
-//! (swallowing until `readyok`), and only then releases the GUI lines that arrived meanwhile.
+//! waits for its own `uciok`; then only the handshake lines it has not seen: `handshake.rs`),
+//! the `setoption` lines (one the engine may have died of followed by its own `isready`, and
+//! dropped when the engine dies again before answering it: `option_blame.rs`), `ucinewgame`,
+//! the position and `isready` (swallowing until `readyok`), and only then releases the GUI
+//! lines that arrived meanwhile.
 //! Too many restarts: `info string fenguard: engine keeps exiting; giving up` and
 //! [`Action::Finish`] with a non-zero status.
 //!
