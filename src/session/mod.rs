@@ -213,6 +213,7 @@ impl Session {
         }
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         self.transcribe(&mut out, Direction::FromGui, &line);
+        self.restart.suspects.on_gui_line(first_token(&line));
         match first_token(&line) {
             b"quit" => {
                 self.forward_to_engine(&mut out, line);
@@ -305,7 +306,6 @@ impl Session {
         if self.restart.phase != restart::Phase::Running {
             return self.replay_engine_line(line, now);
         }
-        self.restart.engine_spoke();
         self.engine_line_running(line, now)
     }
 
@@ -324,6 +324,7 @@ impl Session {
             }
             b"readyok" => {
                 self.restart.on_readyok(now);
+                self.restart.suspects.on_readyok();
                 self.forward_to_gui(&mut out, line);
             }
             b"uciok" => {

@@ -115,8 +115,8 @@ pub(super) struct Restart {
     pub(super) ucinewgame: bool,
     /// The last valid or repaired `position` as sent.
     pub(super) position: Option<Bytes>,
-    /// Keys of GUI `setoption` lines the engine may have died of (`option_blame.rs`).
-    pub(super) suspects: Vec<Vec<u8>>,
+    /// GUI `setoption` lines the engine may have died of (`option_blame.rs`).
+    pub(super) suspects: super::option_blame::Suspects,
     /// For each `isready` of the replay, the suspect it tests (`None`: the final one).
     pub(super) barrier: VecDeque<Option<Vec<u8>>>,
     /// The last `position` sent was invalid (`on_invalid = "forward"`): not replayed.
@@ -147,7 +147,7 @@ impl Restart {
             options: Vec::new(),
             ucinewgame: false,
             position: None,
-            suspects: Vec::new(),
+            suspects: super::option_blame::Suspects::default(),
             barrier: VecDeque::new(),
             position_invalid: false,
             gui_awaits_uciok: false,
@@ -171,20 +171,6 @@ impl Restart {
             self.options.remove(0);
         }
         self.options.push((key, line.clone()));
-    }
-
-    /// A GUI `setoption` for option `name` went to the engine: a suspect until the engine
-    /// says anything.
-    pub(super) fn note_suspect(&mut self, name: &[u8]) {
-        let key = name.to_ascii_lowercase();
-        if !self.suspects.contains(&key) && self.suspects.len() < MAX_OPTIONS {
-            self.suspects.push(key);
-        }
-    }
-
-    /// The running engine wrote a line: it survived every `setoption` sent before.
-    pub(super) fn engine_spoke(&mut self) {
-        self.suspects.clear();
     }
 
     pub(super) fn note_ucinewgame(&mut self) {
@@ -363,6 +349,7 @@ impl Session {
             reason,
         });
         out.push(record);
+        self.restart.suspects.on_exit();
         self.restart.uci_deadline = None;
         self.restart.ping_deadline = None;
         if !failed {

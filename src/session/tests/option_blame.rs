@@ -1,7 +1,7 @@
 //! A `setoption` that makes the engine exit is found and no longer replayed: a GUI
-//! `setoption` the engine said nothing after before exiting is a suspect; the next replay
-//! follows it with its own `isready`, and an engine that exits before answering that
-//! `isready` was killed by it.
+//! `setoption` followed by nothing but `setoption` / `isready` lines and not confirmed by a
+//! later `readyok` when the engine exits is a suspect; the next replay follows it with its
+//! own `isready`, and an engine that exits before answering that `isready` was killed by it.
 
 use std::time::Instant;
 
@@ -43,7 +43,8 @@ fn suspect_replayed() -> (Session, Vec<Action>) {
     gui(&mut s, "uci");
     engine(&mut s, "uciok");
     gui(&mut s, "setoption name Hash value 32");
-    engine(&mut s, "info string hash resized");
+    gui(&mut s, "isready");
+    engine(&mut s, "readyok");
     gui(&mut s, DEBUG_LOG);
     gui(&mut s, "isready");
     exit(&mut s);
@@ -128,17 +129,63 @@ fn suspect_the_engine_survives_is_kept_and_the_barrier_waits_for_the_last_readyo
     );
 }
 
-#[test]
-fn setoption_the_engine_answered_after_is_replayed_as_usual() {
+/// The replay after `DEBUG_LOG`, then `lines` from the GUI (`<` marks an engine line), and an
+/// exit.
+fn replay_after(lines: &[&str]) -> Vec<String> {
     let mut s = restarting();
     gui(&mut s, DEBUG_LOG);
-    engine(&mut s, "info string debug log opened");
+    for line in lines {
+        match line.strip_prefix('<') {
+            Some(from_engine) => engine(&mut s, from_engine),
+            None => gui(&mut s, line),
+        };
+    }
     exit(&mut s);
     start(&mut s);
+    to_engine(&engine(&mut s, "uciok"))
+}
+
+const TESTED: [&str; 3] = [
+    "setoption name Debug Log File value /nonexistent/dir/x.log\n",
+    "isready\n",
+    "isready\n",
+];
+
+#[test]
+fn setoption_confirmed_by_a_later_readyok_is_replayed_as_usual() {
     assert_eq!(
-        to_engine(&engine(&mut s, "uciok")),
+        replay_after(&["isready", "<readyok"]),
         [format!("{DEBUG_LOG}\n"), "isready\n".to_owned()]
     );
+}
+
+#[test]
+fn setoption_followed_by_another_command_is_not_a_suspect() {
+    assert_eq!(
+        replay_after(&["position startpos"]),
+        [
+            format!("{DEBUG_LOG}\n"),
+            "position startpos\n".to_owned(),
+            "isready\n".to_owned()
+        ]
+    );
+}
+
+#[test]
+fn engine_output_other_than_readyok_does_not_clear_a_suspect() {
+    // The engine may have written it before it read the `setoption`.
+    assert_eq!(replay_after(&["isready", "<info string hello"]), TESTED);
+}
+
+#[test]
+fn readyok_for_an_isready_sent_before_the_setoption_does_not_clear_it() {
+    let mut s = restarting();
+    gui(&mut s, "isready");
+    gui(&mut s, DEBUG_LOG);
+    engine(&mut s, "readyok");
+    exit(&mut s);
+    start(&mut s);
+    assert_eq!(to_engine(&engine(&mut s, "uciok")), TESTED);
 }
 
 #[test]

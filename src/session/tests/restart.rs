@@ -153,9 +153,6 @@ fn restarted_engine_gets_uci_then_options_newgame_position_and_isready() {
     gui(&mut s, "setoption name hash value 32");
     gui(&mut s, "ucinewgame");
     gui(&mut s, "position startpos moves e2e4");
-    // The engine survived the options (else each would be tested: `option_blame.rs`).
-    gui(&mut s, "isready");
-    engine(&mut s, "readyok");
     let [start, uciok, readyok] = restart(&mut s, now);
     assert_eq!(to_engine(&start), ["uci\n"]);
     assert_eq!(
