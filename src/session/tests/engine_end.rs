@@ -15,6 +15,14 @@ fn killed() -> EngineExit {
     }
 }
 
+/// A session whose engine searches `position startpos` (`go depth 1`).
+fn searching() -> Session {
+    let mut s = Session::new(false);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go depth 1");
+    s
+}
+
 fn logs(actions: &[Action]) -> Vec<(Level, String)> {
     actions
         .iter()
@@ -27,18 +35,14 @@ fn logs(actions: &[Action]) -> Vec<(Level, String)> {
 
 #[test]
 fn unterminated_bestmove_fragment_is_not_relayed() {
-    let mut s = Session::new(false);
-    gui(&mut s, "position startpos");
-    gui(&mut s, "go depth 1");
+    let mut s = searching();
     let fragment = s.on_engine_line(Bytes::from_static(b"bestmove e2"));
     assert!(to_gui(&fragment).is_empty(), "{fragment:?}");
 }
 
 #[test]
 fn unterminated_bestmove_fragment_is_logged_as_a_warning() {
-    let mut s = Session::new(false);
-    gui(&mut s, "position startpos");
-    gui(&mut s, "go depth 1");
+    let mut s = searching();
     let fragment = s.on_engine_line(Bytes::from_static(b"bestmove e2"));
     assert_eq!(
         logs(&fragment),
@@ -51,9 +55,7 @@ fn unterminated_bestmove_fragment_is_logged_as_a_warning() {
 
 #[test]
 fn search_lost_in_an_unterminated_bestmove_is_answered_bestmove_0000_at_exit() {
-    let mut s = Session::new(false);
-    gui(&mut s, "position startpos");
-    gui(&mut s, "go depth 1");
+    let mut s = searching();
     s.on_engine_line(Bytes::from_static(b"bestmove e2"));
     let exit = s.on_engine_exit(killed());
     assert_eq!(
@@ -70,9 +72,7 @@ fn search_lost_in_an_unterminated_bestmove_is_answered_bestmove_0000_at_exit() {
 
 #[test]
 fn complete_looking_unterminated_bestmove_is_not_the_engines_answer() {
-    let mut s = Session::new(false);
-    gui(&mut s, "position startpos");
-    gui(&mut s, "go depth 1");
+    let mut s = searching();
     assert!(to_gui(&s.on_engine_line(Bytes::from_static(b"bestmove e2e4"))).is_empty());
     let exit = s.on_engine_exit(killed());
     assert_eq!(
