@@ -106,3 +106,14 @@ fn gui_is_told_the_epd_operations_are_not_a_fen() {
     );
     assert_eq!(record["verdict"], "rejected", "{record}");
 }
+
+#[test]
+fn epd_operations_after_a_halfmove_clock_are_named_after_it() {
+    let input = format!("{KINGS} w - - 0 bm Kg2;");
+    assert_eq!(codes(&input), [Code::ExtraField]);
+    let d = only(&input, Code::ExtraField, &Options::default());
+    assert_eq!(
+        d.message,
+        "EPD operations `bm Kg2;` after the halfmove clock; a FEN has the fullmove number there, and nothing after it"
+    );
+}

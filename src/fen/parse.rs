@@ -9,6 +9,7 @@ use std::ops::Range;
 use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Rank, Square};
 
 use super::diagnostic::{Code, Severity};
+use super::epd::{extra_message, is_epd_operations};
 use super::geometry::Geometry;
 use super::placement::{parse_placement, parse_standard_fast};
 use super::sink::Sink;
@@ -320,32 +321,6 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
         halfmove,
         fullmove,
     })
-}
-
-/// Whether `rest` (from a field on) reads as EPD operations: an opcode (a letter first) and
-/// a `;` ending an operation.
-fn is_epd_operations(rest: &[u8]) -> bool {
-    rest.first().is_some_and(u8::is_ascii_alphabetic) && rest.contains(&b';')
-}
-
-/// The `extra-field` message for `text`; `epd` is the field where EPD operations start.
-fn extra_message(text: &[u8], epd: Option<usize>) -> String {
-    let found = if epd.is_some() || is_epd_operations(text) {
-        format!("EPD operations {}", quote(text))
-    } else {
-        quote(text)
-    };
-    match epd {
-        Some(4) => format!(
-            "{found} after the en passant field; a FEN has the halfmove clock and fullmove number there, and nothing after them"
-        ),
-        Some(5) => format!(
-            "{found} after the halfmove clock; a FEN has the fullmove number there, and nothing after it"
-        ),
-        _ => {
-            format!("{found} after the six FEN fields; expected nothing after the fullmove number")
-        }
-    }
 }
 
 /// `e3` to a square (lowercase file `a`-`h`, rank `1`-`8`, as python-chess).
