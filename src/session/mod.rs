@@ -21,7 +21,8 @@
 //! `UCI_Chess960` in [`chess960`]), `uci`; engine `option` (is `UCI_Chess960` offered?),
 //! `uciok` (fenguard's options announced just before it), `bestmove` (checked, castling
 //! rewritten) and `info` (castling rewritten only while the two notations differ; otherwise
-//! relayed untouched after reading its first token). Every other line is relayed byte for byte.
+//! relayed untouched after reading its first token). Every other line is relayed byte for byte,
+//! except an engine line cut short by the end of its output (`engine_end.rs`: logged only).
 //! The session never reads the clock: the shell passes the time a line was read.
 
 use std::time::{Duration, Instant};
