@@ -21,6 +21,7 @@
 //! | `sleep MS` | nothing, after MS milliseconds |
 //! | `exit N` | exits with status N |
 //! | `crash` | aborts (SIGABRT on Unix) |
+//! | `partial TEXT` | TEXT without a line end, then aborts (an engine killed while writing a line) |
 //! | `hang` | stops reading and sleeps forever (ignores `quit`) |
 //! | `quit`, end of input | exits with status 0 |
 //!
@@ -29,6 +30,10 @@
 //! each `go` is first answered with `info string option N=V` for every option set so far (in the
 //! order set, the last value of each), so a test sees which options the searching engine has.
 //! `FAKE_ENGINE_IGNORE=W1,W2` starts it ignoring lines that start with those words.
+//! `FAKE_ENGINE_UCI_LINES=N` makes it write only the first N lines of its answer to `uci`, then
+//! abort (a crash in the middle of the handshake). `FAKE_ENGINE_DIE_ON_OPTION=NAME` makes it
+//! exit with status 1 at once, writing nothing, on `setoption name NAME ...` (as Stockfish does
+//! on a `Debug Log File` it cannot open).
 
 use std::io::{BufRead as _, Write};
 use std::time::Duration;
@@ -50,6 +55,10 @@ fn main() {
             .map(|v| v.split(',').map(str::to_owned).collect())
             .unwrap_or_default(),
         waiting: false,
+        uci_lines: std::env::var("FAKE_ENGINE_UCI_LINES")
+            .ok()
+            .and_then(|n| n.parse().ok()),
+        fatal_option: std::env::var("FAKE_ENGINE_DIE_ON_OPTION").ok(),
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -78,7 +87,20 @@ struct State {
     ignored: Vec<String>,
     /// A `go infinite` / `go ponder` waits for `stop` / `ponderhit`.
     waiting: bool,
+    /// Lines of the `uci` answer written before aborting.
+    uci_lines: Option<usize>,
+    /// The option whose `setoption` makes it exit.
+    fatal_option: Option<String>,
 }
+
+/// The answer to `uci`, one line each.
+const HANDSHAKE: [&str; 5] = [
+    "id name FakeEngine",
+    "id author fenguard tests",
+    "option name Hash type spin default 16 min 1 max 1024",
+    "option name UCI_Chess960 type check default false",
+    "uciok",
+];
 
 fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Result<()> {
     let text = String::from_utf8_lossy(line);
@@ -92,11 +114,19 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
     }
     let bestmove = state.bestmove.as_str();
     match word {
-        "uci" => out.write_all(
-            b"id name FakeEngine\nid author fenguard tests\n\
-              option name Hash type spin default 16 min 1 max 1024\n\
-              option name UCI_Chess960 type check default false\nuciok\n",
-        ),
+        "uci" => {
+            for line in HANDSHAKE
+                .iter()
+                .take(state.uci_lines.unwrap_or(HANDSHAKE.len()))
+            {
+                writeln!(out, "{line}")?;
+            }
+            if state.uci_lines.is_some() {
+                out.flush()?;
+                std::process::abort();
+            }
+            Ok(())
+        }
         "isready" => out.write_all(b"readyok\n"),
         "go" => {
             if state.echo_options {
@@ -122,6 +152,9 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
         "setoption" => {
             let body = rest.strip_prefix("name ").unwrap_or(rest);
             let (name, value) = body.split_once(" value ").unwrap_or((body, ""));
+            if state.fatal_option.as_deref() == Some(name) {
+                std::process::exit(1);
+            }
             state.options.retain(|(n, _)| n != name);
             state.options.push((name.to_owned(), value.to_owned()));
             writeln!(out, "info string option {name} = {value}")
@@ -182,6 +215,11 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
             std::process::exit(rest.parse().unwrap_or(0))
         }
         "crash" => std::process::abort(),
+        "partial" => {
+            out.write_all(rest.as_bytes())?;
+            out.flush()?;
+            std::process::abort()
+        }
         "hang" => loop {
             std::thread::sleep(Duration::from_secs(3600));
         },

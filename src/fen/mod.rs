@@ -18,6 +18,7 @@
 mod analysis;
 mod castling;
 mod diagnostic;
+mod epd;
 mod geometry;
 mod parse;
 mod placement;

@@ -9,6 +9,7 @@ use std::ops::Range;
 use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Rank, Square};
 
 use super::diagnostic::{Code, Severity};
+use super::epd::{extra_message, is_epd_operations};
 use super::geometry::Geometry;
 use super::placement::{parse_placement, parse_standard_fast};
 use super::sink::Sink;
@@ -93,6 +94,26 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
         }
         count += 1;
     }
+    // EPD (`<four fields> bm Kg2; id "x";`): operations where a FEN has its move counters are
+    // not misread as counters; they and anything after them are the extra field.
+    let epd = (4..count.min(6)).find(|&n| {
+        spans[n]
+            .clone()
+            .is_some_and(|s| is_epd_operations(&input[s.start..]))
+    });
+    if let Some(n) = epd {
+        let start = spans[n].as_ref().map_or(0, |s| s.start);
+        extra = Some(
+            start
+                ..extra.map_or_else(
+                    || spans[count.min(6) - 1].as_ref().map_or(start, |s| s.end),
+                    |e| e.end,
+                ),
+        );
+        for span in &mut spans[n..] {
+            *span = None;
+        }
+    }
     if count == 0 {
         diags.add(Code::EmptyInput, Severity::Error, None, || {
             "empty input; expected a FEN: placement, active color, castling, en passant, halfmove clock, fullmove number".to_owned()
@@ -104,18 +125,13 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
             Code::ExtraField,
             Severity::Error,
             Some(span.clone()),
-            || {
-                format!(
-                    "{} after the six FEN fields; expected nothing after the fullmove number",
-                    quote(&input[span])
-                )
-            },
+            || extra_message(&input[span], epd),
         );
         if diags.done() {
             return None;
         }
     }
-    if count < 6 {
+    if count < 6 && epd.is_none() {
         let end = spans[count - 1].as_ref().map_or(input.len(), |s| s.end);
         diags
             .add(

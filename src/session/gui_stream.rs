@@ -1,5 +1,5 @@
 //! Keeps the GUI's output made of whole lines: while an engine line is only partly relayed
-//! (an over-long line arriving in pieces, or a last line without terminator), lines fenguard
+//! (an over-long line arriving in pieces), lines fenguard
 //! writes itself in answer to the GUI (`bestmove 0000`, `info string fenguard: ...`) wait, and
 //! follow as soon as the engine's line is complete. Without this, `bestmove 0000\n` could land
 //! inside an engine line of several megabytes, and the GUI would read neither.
@@ -31,15 +31,6 @@ impl GuiStream {
             *out = kept;
             self.deferred.extend(held);
         }
-    }
-
-    /// Writes of fenguard's own that follow an engine line still in progress (a last line
-    /// without terminator): held like [`GuiStream::hold_own_writes`]'s, the rest kept in
-    /// `out`.
-    pub(super) fn defer_writes(&mut self, own: Vec<Action>, out: &mut Vec<Action>) {
-        let (held, kept): (Vec<Action>, Vec<Action>) = own.into_iter().partition(writes_to_gui);
-        self.deferred.extend(held);
-        out.extend(kept);
     }
 
     /// After an engine event: notes whether the relayed line is complete, and once it is,

@@ -161,6 +161,7 @@ impl Session {
             }
         }
         self.restart.note_setoption(opt.name, &sent);
+        self.restart.suspects.on_setoption(opt.name);
         self.forward_to_engine(out, sent);
     }
 

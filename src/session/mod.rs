@@ -21,7 +21,8 @@
 //! `UCI_Chess960` in [`chess960`]), `uci`; engine `option` (is `UCI_Chess960` offered?),
 //! `uciok` (fenguard's options announced just before it), `bestmove` (checked, castling
 //! rewritten) and `info` (castling rewritten only while the two notations differ; otherwise
-//! relayed untouched after reading its first token). Every other line is relayed byte for byte.
+//! relayed untouched after reading its first token). Every other line is relayed byte for byte,
+//! except an engine line cut short by the end of its output (`engine_end.rs`: logged only).
 //! The session never reads the clock: the shell passes the time a line was read.
 
 use std::time::{Duration, Instant};
@@ -33,8 +34,11 @@ use shakmaty::Chess;
 use tracing::Level;
 
 pub mod chess960;
+mod engine_end;
 mod gui_stream;
+mod handshake;
 mod intercept;
+mod option_blame;
 pub mod options;
 pub mod position;
 mod record;
@@ -210,6 +214,7 @@ impl Session {
         }
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         self.transcribe(&mut out, Direction::FromGui, &line);
+        self.restart.suspects.on_gui_line(first_token(&line));
         match first_token(&line) {
             b"quit" => {
                 self.forward_to_engine(&mut out, line);
@@ -282,7 +287,10 @@ impl Session {
         out
     }
 
-    /// A line from the engine, terminator included, without a timestamp.
+    /// A line from the engine, terminator included, without a timestamp. A line without
+    /// terminator is the end of the engine's output cut inside a line (the shell's codec
+    /// yields one only at end of input): logged, never relayed nor interpreted (see
+    /// `engine_end.rs`).
     pub fn on_engine_line(&mut self, line: Bytes) -> Vec<Action> {
         self.engine_line(line, None)
     }
@@ -293,6 +301,9 @@ impl Session {
     }
 
     fn engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
+        if line.last() != Some(&b'\n') {
+            return self.engine_fragment(&line);
+        }
         if self.restart.phase != restart::Phase::Running {
             return self.replay_engine_line(line, now);
         }
@@ -302,6 +313,9 @@ impl Session {
     fn engine_line_running(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         self.transcribe(&mut out, Direction::FromEngine, &line);
+        if self.restart.gui_awaits_uciok {
+            self.restart.shown.note(&line);
+        }
         match first_token(&line) {
             b"info" if self.c960.notations_differ() => self.on_info(&mut out, line),
             b"bestmove" => self.on_bestmove(&mut out, line, now),
@@ -311,6 +325,7 @@ impl Session {
             }
             b"readyok" => {
                 self.restart.on_readyok(now);
+                self.restart.suspects.on_readyok();
                 self.forward_to_gui(&mut out, line);
             }
             b"uciok" => {

@@ -200,6 +200,8 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
     let mut engine_moves = None;
     if let Some(start) = &start {
         let engine = Notation::from_chess960(engine_on);
+        // Castling moves must be translated whenever the notations differ, checked or not.
+        let translate = c960.gui_notation() != engine;
         let played = play_moves(
             start.clone(),
             &cmd.moves,
@@ -214,7 +216,10 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
             complete = played.is_complete();
         }
         final_pos = played.is_complete().then_some(played.position);
-        engine_moves = config.check_moves.then_some(played.moves);
+        // Unchecked (`check_moves = false`), the moves from one that cannot be played on go
+        // out as given.
+        let untranslated = played.stopped_at.map_or(cmd.moves.len(), |n| n - 1);
+        engine_moves = (config.check_moves || translate).then_some((played.moves, untranslated));
     }
     record.verdict = verdict(&record.diagnostics, complete, config.on_invalid);
     match (record.verdict, start) {
@@ -236,23 +241,20 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
                 record.fen_out = Some(lossy(&sent[at..]));
             }
             let moves_at = sent.len() + b" moves ".len();
-            match &engine_moves {
-                Some(moves) if !moves.is_empty() => {
-                    sent.extend_from_slice(b" moves");
-                    for m in moves {
-                        sent.push(b' ');
-                        append_uci(&mut sent, m);
-                    }
-                }
-                Some(_) => {}
-                None if cmd.moves.is_empty() => {}
-                None => {
-                    sent.extend_from_slice(b" moves");
-                    for t in &cmd.moves {
-                        sent.push(b' ');
-                        sent.extend_from_slice(t.text);
-                    }
-                }
+            let (translated, given): (&[UciMove], &[Token<'_>]) = match &engine_moves {
+                Some((moves, from)) => (moves, cmd.moves.get(*from..).unwrap_or_default()),
+                None => (&[], &cmd.moves),
+            };
+            if !translated.is_empty() || !given.is_empty() {
+                sent.extend_from_slice(b" moves");
+            }
+            for m in translated {
+                sent.push(b' ');
+                append_uci(&mut sent, m);
+            }
+            for t in given {
+                sent.push(b' ');
+                sent.extend_from_slice(t.text);
             }
             if sent.len() > moves_at {
                 record.moves_out = Moves(lossy(&sent[moves_at..]));

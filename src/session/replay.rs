@@ -83,11 +83,13 @@ impl Session {
     }
 
     /// An engine line during the replay: swallowed (relayed only while the GUI waits for its
-    /// own `uciok`), `uciok` sends the replay, `readyok` ends it.
+    /// own `uciok`, and then only the handshake lines it has not seen: `handshake.rs`),
+    /// `uciok` sends the replay, `readyok` ends it.
     pub(super) fn replay_engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let token = first_token(&line);
         if self.restart.phase == Phase::Handshake {
-            let mut out = if self.restart.gui_awaits_uciok {
+            let relay = self.restart.gui_awaits_uciok && !self.restart.shown.has(&line);
+            let mut out = if relay {
                 self.engine_line_running(line.clone(), now)
             } else {
                 let mut out = Vec::new();
@@ -103,7 +105,7 @@ impl Session {
         }
         let mut out = Vec::new();
         self.transcribe(&mut out, Direction::FromEngine, &line);
-        if token == b"readyok" {
+        if token == b"readyok" && self.barrier_readyok(now) {
             self.restart.phase = Phase::Running;
             self.restart.ping_deadline = None;
             let restored = if self.restart.position.is_some() && !self.rejected {
@@ -129,14 +131,10 @@ impl Session {
         out
     }
 
-    /// The GUI's options, `ucinewgame`, the last valid position, then `isready`.
+    /// The GUI's options (a suspect followed by its own `isready`: `option_blame.rs`),
+    /// `ucinewgame`, the last valid position, then `isready`.
     fn send_replay(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
-        let mut lines: Vec<Bytes> = self
-            .restart
-            .options
-            .iter()
-            .map(|(_, l)| l.clone())
-            .collect();
+        let mut lines = self.replay_options();
         if self.restart.ucinewgame {
             lines.push(Bytes::from_static(b"ucinewgame\n"));
         }
@@ -144,6 +142,7 @@ impl Session {
             lines.push(position);
         }
         lines.push(Bytes::from_static(b"isready\n"));
+        self.restart.barrier.push_back(None);
         for line in lines {
             self.forward_to_engine(out, line);
         }

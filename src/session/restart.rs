@@ -12,8 +12,11 @@
 //! remain (at most `engine.max_restarts` in any 60 s), [`Action::RestartEngine`] asks the shell
 //! for a new engine after a backoff (100 ms, doubling per restart in the last minute, at most
 //! 2 s). Once it runs, the session replays `uci` (its output swallowed, unless the GUI still
-//! waits for its own `uciok`), the `setoption` lines, `ucinewgame`, the position and `isready`
-//! (swallowing until `readyok`), and only then releases the GUI lines that arrived meanwhile.
+//! waits for its own `uciok`; then only the handshake lines it has not seen: `handshake.rs`),
+//! the `setoption` lines (one the engine may have died of followed by its own `isready`, and
+//! dropped when the engine dies again before answering it: `option_blame.rs`), `ucinewgame`,
+//! the position and `isready` (swallowing until `readyok`), and only then releases the GUI
+//! lines that arrived meanwhile.
 //! Too many restarts: `info string fenguard: engine keeps exiting; giving up` and
 //! [`Action::Finish`] with a non-zero status.
 //!
@@ -112,10 +115,16 @@ pub(super) struct Restart {
     pub(super) ucinewgame: bool,
     /// The last valid or repaired `position` as sent.
     pub(super) position: Option<Bytes>,
+    /// GUI `setoption` lines the engine may have died of (`option_blame.rs`).
+    pub(super) suspects: super::option_blame::Suspects,
+    /// For each `isready` of the replay, the suspect it tests (`None`: the final one).
+    pub(super) barrier: VecDeque<Option<Vec<u8>>>,
     /// The last `position` sent was invalid (`on_invalid = "forward"`): not replayed.
     position_invalid: bool,
     /// The GUI sent `uci` and has not had its `uciok`.
     pub(super) gui_awaits_uciok: bool,
+    /// The handshake lines the GUI has seen since its `uci`.
+    pub(super) shown: super::handshake::Shown,
     pub(super) uci_deadline: Option<Instant>,
     /// GUI `isready` lines the engine has not answered.
     pings: u32,
@@ -138,8 +147,11 @@ impl Restart {
             options: Vec::new(),
             ucinewgame: false,
             position: None,
+            suspects: super::option_blame::Suspects::default(),
+            barrier: VecDeque::new(),
             position_invalid: false,
             gui_awaits_uciok: false,
+            shown: super::handshake::Shown::default(),
             uci_deadline: None,
             pings: 0,
             ping_deadline: None,
@@ -175,6 +187,7 @@ impl Restart {
 
     pub(super) fn on_uci(&mut self, now: Option<Instant>) {
         self.gui_awaits_uciok = true;
+        self.shown.clear();
         if let Some(now) = now {
             self.uci_deadline = Some(now + self.policy.startup_timeout);
         }
@@ -336,6 +349,7 @@ impl Session {
             reason,
         });
         out.push(record);
+        self.restart.suspects.on_exit();
         self.restart.uci_deadline = None;
         self.restart.ping_deadline = None;
         if !failed {
@@ -357,6 +371,7 @@ impl Session {
             (None, None) => "unknown status".to_owned(),
         };
         self.say(&mut out, &format!("engine exited ({status})"));
+        self.blame_option(&mut out);
         self.answer_lost_searches(&mut out, now);
         for _ in 0..std::mem::take(&mut self.restart.pings) {
             self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));

@@ -257,20 +257,12 @@ impl Session {
             (Some(kw), Some(p)) if kw.text == b"ponder" => Some(lossy(p.text)),
             _ => None,
         };
-        let complete = relay.last() == Some(&b'\n');
         self.forward_to_gui(out, relay);
         if let Some(i) = self.searches.iter().position(|s| s.own.is_none()) {
             let search = self.searches.remove(i).expect("index from position");
             self.record_search(out, search, best, ponder, now, diags);
         }
-        if complete {
-            self.answer_own(out, now);
-        } else {
-            // The engine's last line has no end yet: fenguard's answers follow it.
-            let mut own = Vec::new();
-            self.answer_own(&mut own, now);
-            self.gui_stream.defer_writes(own, out);
-        }
+        self.answer_own(out, now);
     }
 
     fn record_search(

@@ -7,7 +7,8 @@
 //! terminator or `\n` and holds no other `\n`; nothing is written to the GUI in the middle of
 //! an engine line (so the GUI only ever receives whole lines); fenguard's own `info string`
 //! lines are valid UTF-8 without control characters; engine events write nothing to the
-//! engine; lines fenguard does not intercept are relayed byte for byte; after a rejected
+//! engine; lines fenguard does not intercept are relayed byte for byte (an engine line cut
+//! short at the end of its output is not relayed at all); after a rejected
 //! `position`, `go` is answered `bestmove 0000` to the GUI and nothing reaches the engine.
 
 use std::collections::VecDeque;
@@ -329,6 +330,12 @@ impl Driver {
             "engine line answered to the engine"
         );
         let gui = to_gui(&out);
+        // A line without its end is the engine's output cut short: logged, never relayed
+        // nor read (what the engine owed is answered at its exit).
+        if line.last() != Some(&b'\n') {
+            assert!(gui.is_empty(), "engine fragment relayed: {gui:?}");
+            return out;
+        }
         assert_lines_end(&gui, terminator(line));
         let mut released = 0;
         if first_token(line) == b"bestmove" {
@@ -336,10 +343,6 @@ impl Driver {
                 self.owed.remove(i);
             }
             released = self.release();
-        }
-        // After an engine line without its end, fenguard's answers wait for that end.
-        if line.last() != Some(&b'\n') {
-            released = 0;
         }
         let nulls = gui.iter().filter(|l| is_null_answer(l)).count();
         if !mid_before {

@@ -5,6 +5,10 @@ use crate::config::Chess960Mode;
 use crate::session::Verdict;
 
 const FRC: &str = "4k3/8/8/8/8/8/8/RK6 w Q - 0 1";
+/// White castles short in the Italian game, in the GUI's standard notation ...
+const ITALIAN_O_O: &str = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1";
+/// ... and as an engine in Chess960 mode must get it.
+const ITALIAN_O_O_SENT: &str = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1\n";
 
 #[test]
 fn engine_offer_is_recorded_case_insensitively() {
@@ -90,14 +94,7 @@ fn detect_translates_gui_standard_castle_into_king_takes_rook() {
     let mut s = session_with(|p| p.chess960 = Chess960Mode::Detect);
     engine_offering_chess960(&mut s);
     gui(&mut s, &format!("position fen {FRC}"));
-    let actions = gui(
-        &mut s,
-        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1",
-    );
-    assert_eq!(
-        to_engine(&actions),
-        vec!["position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1\n"]
-    );
+    assert_eq!(to_engine(&gui(&mut s, ITALIAN_O_O)), vec![ITALIAN_O_O_SENT]);
 }
 
 #[test]
@@ -147,4 +144,47 @@ fn gui_setoption_after_detect_takes_over() {
     assert!(s.chess960().engine_on());
     gui(&mut s, "setoption name UCI_Chess960 value false");
     assert!(!s.chess960().engine_on());
+}
+
+/// Detect mode with `check_moves = false`, the engine switched to Chess960 by a position.
+fn switched_without_check_moves() -> Session {
+    let mut s = session_with(|p| {
+        p.chess960 = Chess960Mode::Detect;
+        p.check_moves = false;
+    });
+    engine_offering_chess960(&mut s);
+    gui(&mut s, &format!("position fen {FRC}"));
+    s
+}
+
+#[test]
+fn detect_without_check_moves_still_translates_gui_castles() {
+    let mut s = switched_without_check_moves();
+    assert_eq!(to_engine(&gui(&mut s, ITALIAN_O_O)), vec![ITALIAN_O_O_SENT]);
+}
+
+#[test]
+fn detect_without_check_moves_sends_the_moves_after_an_unplayable_one_as_given() {
+    let mut s = switched_without_check_moves();
+    let actions = gui(&mut s, "position startpos moves e2e4 e7e5 e1g1 e2e5 e8g8");
+    let record = position_record(&actions);
+    assert_eq!(record.verdict, Verdict::Valid);
+    assert!(record.diagnostics.is_empty(), "{record:?}");
+    assert_eq!(
+        to_engine(&actions),
+        vec!["position startpos moves e2e4 e7e5 e1g1 e2e5 e8g8\n"]
+    );
+}
+
+#[test]
+fn detect_without_check_moves_translates_up_to_an_unplayable_move() {
+    let mut s = switched_without_check_moves();
+    let actions = gui(
+        &mut s,
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 a7a1 e8g8",
+    );
+    assert_eq!(
+        to_engine(&actions),
+        vec!["position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1 a7a1 e8g8\n"]
+    );
 }

@@ -110,9 +110,9 @@ fn own_lines_wait_for_the_end_of_an_overlong_engine_line() {
 }
 
 #[test]
-fn own_lines_after_an_unterminated_engine_line_follow_a_line_feed_at_exit() {
+fn own_lines_after_an_unfinished_overlong_engine_line_follow_a_line_feed_at_exit() {
     let mut s = Session::new(false);
-    s.on_engine_line(Bytes::from_static(b"readyok"));
+    s.on_engine_overlong(Bytes::from_static(b"info string aaaa"), true);
     gui(&mut s, "position fen 8/8/8/8/8/8/8/8 w - - 0 1");
     let go = gui(&mut s, "go depth 1");
     assert!(to_gui(&go).is_empty());

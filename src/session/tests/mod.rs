@@ -2,7 +2,10 @@
 
 mod basic;
 mod chess960;
+mod engine_end;
+mod handshake;
 mod hostile;
+mod option_blame;
 mod options;
 mod position;
 mod reports;

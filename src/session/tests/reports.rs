@@ -340,7 +340,7 @@ fn r16_epd_operations_are_rejected_as_extra_field() {
     assert_eq!(
         to_gui(&actions),
         vec![
-            "info string fenguard: rejected position: extra-field: `id \"x\";` after the six FEN fields; expected nothing after the fullmove number\n"
+            "info string fenguard: rejected position: extra-field: EPD operations `bm Kg2; id \"x\";` after the en passant field; a FEN has the halfmove clock and fullmove number there, and nothing after them\n"
         ]
     );
 }
