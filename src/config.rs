@@ -81,7 +81,8 @@ pub struct PositionsConfig {
     pub en_passant: EnPassantOut,
     /// Who decides Chess960 rules. Default `gui`.
     pub chess960: Chess960Mode,
-    /// Validate `moves` and translate castling-move notation. Default true.
+    /// Validate `moves`. Default true. Castling-move notation is translated whenever the
+    /// GUI's and the engine's differ, even when false.
     pub check_moves: bool,
     /// Diagnostics go to the GUI as `info string fenguard: ...`. Default true.
     pub report_to_gui: bool,

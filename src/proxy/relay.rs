@@ -73,15 +73,8 @@ pub async fn run(
     let (mut drain, mut grace, mut respawn): (Timer, Timer, Timer) = (None, None, None);
 
     loop {
-        if let Some(exit) = exited.filter(|_| !out_open && !err_open) {
-            (exited, drain, running) = (None, None, false);
-            let mut core = shared.lock();
-            let actions = core.session.on_engine_exit_at(exit, Some(Instant::now()));
-            shared.apply(&mut core, actions);
-            drop(core);
-            flush_in_background(&shared);
-        }
-        // Controls sent before the exit was handled must be seen before deciding to stop.
+        // What the threads sent meanwhile (pipes closed, controls) counts before the engine's
+        // exit is handled and before deciding to stop.
         while let Ok(notice) = notices.try_recv() {
             handle_notice(
                 notice,
@@ -99,6 +92,14 @@ pub async fn run(
                     );
                 },
             );
+        }
+        if let Some(exit) = exited.filter(|_| !out_open && !err_open) {
+            (exited, drain, running) = (None, None, false);
+            let mut core = shared.lock();
+            let actions = core.session.on_engine_exit_at(exit, Some(Instant::now()));
+            shared.apply(&mut core, actions);
+            drop(core);
+            flush_in_background(&shared);
         }
         if !running && (finish.is_some() || signal_status.is_some()) {
             break;
