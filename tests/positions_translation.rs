@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{Gui, bestmove_of, pv_of, rejected, starting_with};
-use serde_json::Value;
+use common::{Gui, bestmove_of, pv_of, starting_with};
 
 const DETECT: &str = "[positions]\nchess960 = \"detect\"\n";
 
@@ -255,6 +254,9 @@ fn uci_chess960_option_name_and_value_compare_case_insensitively() {
 #[cfg(unix)]
 #[test]
 fn chess960_position_for_an_engine_without_uci_chess960_is_rejected() {
+    use common::rejected;
+    use serde_json::Value;
+
     let mut gui = Gui::fake_without_chess960("tr-lacks-960");
     let options = gui.handshake();
     assert!(

@@ -39,6 +39,7 @@ fn gui_end_of_input_closes_engine_input() {
     proxy.wait_log("positions.jsonl", r#""reason":"quit""#);
 }
 
+#[cfg(target_os = "linux")] // process_gone reads /proc
 #[test]
 fn engine_ignoring_quit_is_killed_after_grace() {
     let dir = test_dir("grace");

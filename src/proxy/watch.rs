@@ -43,7 +43,7 @@ enum Command {
     /// Kill the engine if it runs.
     Kill,
     /// Watch this new engine (the previous one has exited).
-    Adopt(Child),
+    Adopt(Box<Child>),
 }
 
 impl Watch {
@@ -80,7 +80,7 @@ impl Watch {
 
     /// Watches a restarted engine from now on (after the previous one's exit was reported).
     pub fn adopt(&self, child: Child) {
-        let _ = self.commands.send(Command::Adopt(child));
+        let _ = self.commands.send(Command::Adopt(Box::new(child)));
     }
 }
 
@@ -117,7 +117,7 @@ async fn watch(
                     continue;
                 }
                 Some(Command::Adopt(next)) => {
-                    (child, exited, killed) = (next, false, false);
+                    (child, exited, killed) = (*next, false, false);
                     continue;
                 }
                 // The relay is gone.
