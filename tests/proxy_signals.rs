@@ -3,6 +3,8 @@
 
 mod common;
 
+use std::path::PathBuf;
+
 use common::{FAKE_ENGINE, FENGUARD, Proxy, process_gone, test_dir, wait_until};
 
 /// Starts fenguard and the fake engine, ends fenguard with `kill`, and checks that the
@@ -56,9 +58,10 @@ fn sigterm_is_handled_while_a_hung_engine_leaves_input_unwritten() {
     assert_eq!(code, Some(128 + 15));
 }
 
-#[test]
-fn sigterm_is_handled_while_the_gui_does_not_read() {
-    let dir = test_dir("sigterm-gui-stuck");
+/// fenguard in front of the fake engine, with about 3 MB of engine output that the GUI never
+/// reads (the engine's output side stalls); gives fenguard, its stdin and its log directory.
+fn gui_that_does_not_read(name: &str) -> (std::process::Child, std::process::ChildStdin, PathBuf) {
+    let dir = test_dir(name);
     let mut fenguard = std::process::Command::new(FENGUARD)
         .args(["--log-dir", dir.to_str().unwrap(), "--", FAKE_ENGINE])
         .stdin(std::process::Stdio::piped())
@@ -67,9 +70,14 @@ fn sigterm_is_handled_while_the_gui_does_not_read() {
         .spawn()
         .unwrap();
     let mut stdin = fenguard.stdin.take().unwrap();
-    // About 3 MB of output that nobody reads.
     std::io::Write::write_all(&mut stdin, b"burst 100000\n").unwrap();
     std::thread::sleep(std::time::Duration::from_millis(500));
+    (fenguard, stdin, dir)
+}
+
+#[test]
+fn sigterm_is_handled_while_the_gui_does_not_read() {
+    let (mut fenguard, _stdin, _dir) = gui_that_does_not_read("sigterm-gui-stuck");
     let pid = i32::try_from(fenguard.id()).unwrap();
     // SAFETY: sending a signal to our own child process.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
@@ -99,18 +107,7 @@ fn engine_runs_in_its_own_process_group() {
 
 #[test]
 fn quit_reaches_the_engine_while_the_gui_does_not_read() {
-    let dir = test_dir("quit-gui-stuck");
-    let mut fenguard = std::process::Command::new(FENGUARD)
-        .args(["--log-dir", dir.to_str().unwrap(), "--", FAKE_ENGINE])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = fenguard.stdin.take().unwrap();
-    // About 3 MB of output that nobody reads: the engine's output side stalls.
-    std::io::Write::write_all(&mut stdin, b"burst 100000\n").unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let (mut fenguard, mut stdin, dir) = gui_that_does_not_read("quit-gui-stuck");
     std::io::Write::write_all(&mut stdin, b"quit\n").unwrap();
     // The fake engine, stuck writing its burst, cannot read `quit`: fenguard takes the `quit`
     // anyway, kills the engine after the grace, gives up on the GUI's output and exits 0.
