@@ -32,6 +32,8 @@ struct State<W> {
     queued: Vec<u8>,
     /// A flusher holds the pipe.
     writing: bool,
+    /// When the current write began.
+    writing_since: Option<std::time::Instant>,
     /// Close the pipe once everything queued is written.
     close_when_written: bool,
     /// The pipe is closed or broken: bytes pushed now are dropped.
@@ -50,6 +52,7 @@ impl<W: Write> Outbox<W> {
                 pipe: Some(pipe),
                 queued: Vec::new(),
                 writing: false,
+                writing_since: None,
                 close_when_written: false,
                 closed: false,
                 generation: 0,
@@ -90,7 +93,18 @@ impl<W: Write> Outbox<W> {
         state.pipe = Some(pipe);
         state.queued.clear();
         (state.writing, state.close_when_written, state.closed) = (false, false, false);
+        state.writing_since = None;
         self.written.notify_all();
+    }
+
+    /// A write to the pipe is in progress (it may be blocked on a reader that does not read).
+    pub fn is_writing(&self) -> bool {
+        self.lock().writing
+    }
+
+    /// How long the current write has been blocked, if one is in progress.
+    pub fn stalled_for(&self) -> Option<std::time::Duration> {
+        self.lock().writing_since.map(|since| since.elapsed())
     }
 
     /// Bytes are queued and nobody is writing them.
@@ -127,6 +141,7 @@ impl<W: Write> Outbox<W> {
                 return;
             };
             state.writing = true;
+            state.writing_since = Some(std::time::Instant::now());
             let generation = state.generation;
             let mut bytes = std::mem::take(&mut state.queued);
             drop(state);
@@ -136,6 +151,7 @@ impl<W: Write> Outbox<W> {
             state = self.lock();
             if state.generation == generation {
                 state.writing = false;
+                state.writing_since = None;
                 match result {
                     Ok(()) => state.pipe = Some(pipe),
                     Err(err) => {

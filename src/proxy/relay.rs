@@ -26,6 +26,12 @@ use crate::session::{Action, EngineExit, Session};
 /// How long the engine's output is still read after it exited.
 const DRAIN: Duration = Duration::from_secs(1);
 
+/// How often a hang deadline that passed while the GUI was not reading is checked again.
+const STALLED_RECHECK: Duration = Duration::from_millis(500);
+
+/// How often the relay looks for an engine that does not read its input.
+const INPUT_CHECK: Duration = Duration::from_secs(1);
+
 type Timer = Option<Pin<Box<tokio::time::Sleep>>>;
 
 /// Relays until the engine is gone for good; returns fenguard's exit status. The engine is
@@ -71,6 +77,11 @@ pub async fn run(
     let mut exited: Option<EngineExit> = None;
     let (mut finish, mut signal_status): (Option<u8>, Option<u8>) = (None, None);
     let (mut drain, mut grace, mut respawn): (Timer, Timer, Timer) = (None, None, None);
+    // An engine that stops reading blocks the thread writing to it (the GUI's reader): its
+    // `isready` and `quit` are then never read, so the session's deadlines cannot fire.
+    let ping_timeout = shared.lock().session.ping_timeout();
+    let mut input_check = tokio::time::interval(INPUT_CHECK);
+    input_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
 
     loop {
         // What the threads sent meanwhile (pipes closed, controls) counts before the engine's
@@ -118,22 +129,50 @@ pub async fn run(
                 Event::Signal(signal) => {
                     tracing::warn!("received {}: killing the engine and exiting", signal.name);
                     signal_status = Some(signal.exit_status);
+                    // The watcher killed the engine it had when the signal came; an engine
+                    // started meanwhile (its Adopt still queued) is killed by this, and no
+                    // new one is started (see the respawn branch).
+                    watch.kill();
                 }
                 Event::Tick => {
                     let mut core = shared.lock();
                     core.ticker.fired();
-                    let actions = core.session.on_tick(Instant::now());
+                    let now = Instant::now();
+                    // While the GUI does not read, the engine's reader thread is blocked writing
+                    // to it and cannot read the engine's readyok / uciok: not the engine's fault.
+                    let actions = if shared.gui.is_writing() {
+                        core.session.defer_deadlines(now + STALLED_RECHECK);
+                        Vec::new()
+                    } else {
+                        core.session.on_tick(now)
+                    };
                     shared.apply(&mut core, actions);
                     drop(core);
                     flush_in_background(&shared);
                 }
             },
+            _ = input_check.tick() => {
+                if let Some(stalled) = shared.engine_in.stalled_for()
+                    && stalled >= ping_timeout
+                    && running
+                    && exited.is_none()
+                {
+                    let mut core = shared.lock();
+                    let actions = core.session.on_engine_input_stalled(stalled);
+                    shared.apply(&mut core, actions);
+                    drop(core);
+                    flush_in_background(&shared);
+                }
+            }
             () = wait(&mut drain), if drain.is_some() => {
                 tracing::warn!("engine output still open {} ms after it exited: not waiting", DRAIN.as_millis());
                 (out_open, err_open, drain) = (false, false, None);
             }
             () = wait(&mut respawn), if respawn.is_some() => {
                 respawn = None;
+                if signal_status.is_some() {
+                    continue;
+                }
                 match command.spawn() {
                     Ok(engine) => {
                         generation += 1;

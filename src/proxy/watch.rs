@@ -139,6 +139,17 @@ async fn watch(
 fn kill_unless_exited(child: &mut Child, exited: bool, killed: &mut bool) {
     if !exited {
         *killed = true;
+        // The engine leads its own process group: kill the whole group, so that an engine
+        // started through a wrapper script (`sh` running the real engine as its child) does
+        // not leave the real engine running, hung, without fenguard.
+        #[cfg(unix)]
+        if let Some(pid) = child.id().and_then(|pid| libc::pid_t::try_from(pid).ok()) {
+            // SAFETY: plain kill(2) on the group the engine was started in (not yet reaped,
+            // so the id still names it).
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
         let _ = child.start_kill();
     }
 }

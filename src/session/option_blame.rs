@@ -51,11 +51,12 @@ impl Suspects {
     }
 
     /// A GUI line whose first word is `word` (the engine is running): any command but
-    /// `setoption` and `isready` clears the suspects.
+    /// `setoption`, `isready` and `ucinewgame` clears the suspects. (`ucinewgame` between the
+    /// options and their `isready` is common: python-chess's `configure` then `play`.)
     pub(super) fn on_gui_line(&mut self, word: &[u8]) {
         match word {
             b"isready" => self.isready_sent += 1,
-            b"setoption" => {}
+            b"setoption" | b"ucinewgame" => {}
             _ => self.list.clear(),
         }
     }

@@ -250,6 +250,24 @@ impl Session {
         self.restart.held_bytes >= QUEUE_CAP
     }
 
+    /// `engine.ping_timeout_ms`.
+    pub fn ping_timeout(&self) -> std::time::Duration {
+        self.restart.policy.ping_timeout
+    }
+
+    /// Moves a passed `uciok` / `readyok` deadline to `until`: the shell could not read the
+    /// engine's output meanwhile (the GUI was not reading fenguard's).
+    pub fn defer_deadlines(&mut self, until: Instant) {
+        let r = &mut self.restart;
+        for deadline in [&mut r.uci_deadline, &mut r.ping_deadline] {
+            if let Some(at) = deadline
+                && *at < until
+            {
+                *at = until;
+            }
+        }
+    }
+
     /// The time is `now`: an engine that missed its `uciok` or `readyok` deadline is hung and
     /// gets killed ([`Action::KillEngine`]).
     pub fn on_tick(&mut self, now: Instant) -> Vec<Action> {
@@ -261,16 +279,26 @@ impl Session {
         };
         self.restart.uci_deadline = None;
         self.restart.ping_deadline = None;
+        self.hung(format!("no {} within {} ms", what.0, what.1.as_millis()))
+    }
+
+    /// The engine has not read its input for `stalled` (a write to its stdin is blocked): it
+    /// is hung like one that misses a deadline, and gets killed. (While it does not read, the
+    /// GUI's `isready` and `quit` never reach the session, so the deadlines cannot catch it.)
+    pub fn on_engine_input_stalled(&mut self, stalled: std::time::Duration) -> Vec<Action> {
+        if self.restart.hung {
+            return Vec::new();
+        }
+        self.hung(format!("it has not read its input for {} ms", stalled.as_millis()))
+    }
+
+    fn hung(&mut self, why: String) -> Vec<Action> {
         let mut out = Vec::new();
         if self.quitting || self.restart.phase == Phase::Waiting {
             return out;
         }
         self.restart.hung = true;
-        let text = format!(
-            "engine hung: no {} within {} ms; killing it",
-            what.0,
-            what.1.as_millis()
-        );
+        let text = format!("engine hung: {why}; killing it");
         out.push(Action::Log(Level::WARN, text.clone()));
         self.say(&mut out, &text);
         out.push(Action::KillEngine);

@@ -198,3 +198,16 @@ fn engine_dying_at_the_final_isready_drops_nothing() {
         "{out:?}"
     );
 }
+
+#[test]
+fn ucinewgame_between_setoption_and_isready_keeps_the_suspect() {
+    assert_eq!(
+        replay_after(&["ucinewgame", "isready"]),
+        [
+            format!("{DEBUG_LOG}\n"),
+            "isready\n".to_owned(),
+            "ucinewgame\n".to_owned(),
+            "isready\n".to_owned()
+        ]
+    );
+}
