@@ -28,7 +28,8 @@ FENGUARD=target/debug/fenguard
 # 3. A scripted GUI session through fenguard.
 LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fenguard-demo.XXXXXX")"
 echo "== $FENGUARD --log-dir $LOG_DIR -v -- $STOCKFISH"
-echo "   (GUI> is what the GUI sends, ENGINE< what it receives through fenguard)"
+echo "   (GUI> is what the GUI sends, GUI< what it receives through fenguard: the engine's lines
+   and fenguard's own)"
 coproc FG { exec "$FENGUARD" --log-dir "$LOG_DIR" -v -- "$STOCKFISH"; }
 FG_IN=${FG[1]}
 FG_OUT=${FG[0]}
@@ -42,7 +43,7 @@ send() {
 expect() {
     local line
     while IFS= read -r -t 30 line <&"$FG_OUT"; do
-        printf 'ENGINE< %s\n' "$line"
+        printf 'GUI<    %s\n' "$line"
         LAST=$line
         if [[ $line == "$1"* ]]; then return 0; fi
     done

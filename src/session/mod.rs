@@ -53,7 +53,7 @@ pub use options::Settings;
 pub use record::{
     DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
 };
-pub use restart::RestartPolicy;
+pub use restart::{OUTPUT_GRACE, RestartPolicy};
 
 /// Which way a transcript line went (SPEC section 8's tags).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,6 +297,7 @@ impl Session {
 
     /// A line from the engine, terminator included, read at `now`.
     pub fn on_engine_line_at(&mut self, line: Bytes, now: Instant) -> Vec<Action> {
+        self.restart.last_output = Some(now);
         self.engine_line(line, Some(now))
     }
 

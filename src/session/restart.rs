@@ -36,6 +36,10 @@ use super::record::{Event, ExitReason};
 use super::{Action, EXIT_ENGINE_DIED, EngineExit, Session};
 use crate::config::EngineConfig;
 
+/// How recent the engine's last output must be for a passed `uciok` / `readyok` deadline to
+/// be put off rather than end in "engine hung" (see [`Session::on_tick`]).
+pub const OUTPUT_GRACE: Duration = Duration::from_millis(500);
+
 /// The restart rules (`engine.restart`, `max_restarts`, `startup_timeout_ms`,
 /// `ping_timeout_ms` of SPEC section 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +133,8 @@ pub(super) struct Restart {
     /// GUI `isready` lines the engine has not answered.
     pings: u32,
     pub(super) ping_deadline: Option<Instant>,
+    /// When the engine's output was last read (`None`: not yet, or the shell gave no time).
+    pub(super) last_output: Option<Instant>,
     /// fenguard killed the engine because it hung.
     hung: bool,
     /// Restarts so far.
@@ -155,6 +161,7 @@ impl Restart {
             uci_deadline: None,
             pings: 0,
             ping_deadline: None,
+            last_output: None,
             hung: false,
             count: 0,
             recent: VecDeque::new(),
@@ -270,6 +277,10 @@ impl Session {
 
     /// The time is `now`: an engine that missed its `uciok` or `readyok` deadline is hung and
     /// gets killed ([`Action::KillEngine`]).
+    ///
+    /// An engine whose output was read within the last [`OUTPUT_GRACE`] is not hung, only
+    /// behind: its answer may wait behind output that the shell has not read yet (a burst the
+    /// GUI is slow to take). Its deadline moves to [`OUTPUT_GRACE`] after that output.
     pub fn on_tick(&mut self, now: Instant) -> Vec<Action> {
         let r = &self.restart;
         let what = match (r.uci_deadline, r.ping_deadline) {
@@ -277,6 +288,12 @@ impl Session {
             (_, Some(at)) if at <= now => ("readyok", r.policy.ping_timeout),
             _ => return Vec::new(),
         };
+        if let Some(last) = r.last_output
+            && now.saturating_duration_since(last) < OUTPUT_GRACE
+        {
+            self.defer_deadlines(last + OUTPUT_GRACE);
+            return Vec::new();
+        }
         self.restart.uci_deadline = None;
         self.restart.ping_deadline = None;
         self.hung(format!("no {} within {} ms", what.0, what.1.as_millis()))
@@ -289,7 +306,10 @@ impl Session {
         if self.restart.hung {
             return Vec::new();
         }
-        self.hung(format!("it has not read its input for {} ms", stalled.as_millis()))
+        self.hung(format!(
+            "it has not read its input for {} ms",
+            stalled.as_millis()
+        ))
     }
 
     fn hung(&mut self, why: String) -> Vec<Action> {

@@ -11,6 +11,7 @@ mod position;
 mod reports;
 mod restart;
 mod search;
+mod stalls;
 
 use bytes::Bytes;
 
