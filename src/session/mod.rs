@@ -147,7 +147,8 @@ pub struct Session {
     gui_stream: gui_stream::GuiStream,
     /// What a restart needs, and where the engine is in its life.
     restart: restart::Restart,
-    /// The rest of an over-long `position` line that was rejected is dropped.
+    /// The rest of an over-long GUI line is dropped: a rejected `position`, or a line whose
+    /// start went to an engine that has exited since.
     dropping_gui_line: bool,
 }
 
@@ -250,9 +251,16 @@ impl Session {
     /// line is relayed unchanged, piece by piece, and never interpreted, except a `position`
     /// line: it is rejected (`line-too-long`) and dropped.
     pub fn on_gui_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
+        if !first && self.dropping_gui_line {
+            self.dropping_gui_line = !chunk.ends_with(b"\n");
+            return Vec::new();
+        }
         if self.restart.phase != restart::Phase::Running {
             return self.hold_gui_piece(chunk, first);
         }
+        // Its rest is dropped if the engine goes away before the line's end (see
+        // `on_engine_exit_at`): the new engine would read it as a line of its own.
+        self.restart.gui_piece_open = !chunk.ends_with(b"\n");
         if first {
             self.dropping_gui_line = first_token(&chunk) == b"position";
             if self.dropping_gui_line {
@@ -261,9 +269,6 @@ impl Session {
                 self.gui_stream.hold_own_writes(&mut out);
                 return out;
             }
-        } else if self.dropping_gui_line {
-            self.dropping_gui_line = !chunk.ends_with(b"\n");
-            return Vec::new();
         }
         self.overlong(Direction::FromGui, chunk, first)
     }

@@ -135,6 +135,8 @@ pub(super) struct Restart {
     pub(super) ping_deadline: Option<Instant>,
     /// When the engine's output was last read (`None`: not yet, or the shell gave no time).
     pub(super) last_output: Option<Instant>,
+    /// The engine got the start of an over-long GUI line but not its end yet.
+    pub(super) gui_piece_open: bool,
     /// fenguard killed the engine because it hung.
     hung: bool,
     /// Restarts so far.
@@ -162,6 +164,7 @@ impl Restart {
             pings: 0,
             ping_deadline: None,
             last_output: None,
+            gui_piece_open: false,
             hung: false,
             count: 0,
             recent: VecDeque::new(),
@@ -365,6 +368,9 @@ impl Session {
     /// The engine process ended, at `now` when the shell knows it: reported to the GUI, then
     /// [`Action::RestartEngine`] or [`Action::Finish`].
     pub fn on_engine_exit_at(&mut self, exit: EngineExit, now: Option<Instant>) -> Vec<Action> {
+        if std::mem::take(&mut self.restart.gui_piece_open) {
+            self.dropping_gui_line = true;
+        }
         let reason = if self.restart.hung {
             ExitReason::Hung
         } else if exit.killed {

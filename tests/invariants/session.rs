@@ -91,6 +91,9 @@ pub struct Driver {
     gui_overlong: bool,
     /// The open over-long GUI line is a `position` line: rejected, never sent (issue 5).
     gui_overlong_dropped: bool,
+    /// The engine exited while the open over-long GUI line was being forwarded: its rest is
+    /// dropped (it would reach a restarted engine as a stray line).
+    gui_overlong_cut: bool,
     /// An over-long engine line is open.
     engine_overlong: bool,
     /// The GUI's input stream ends in the middle of a line.
@@ -165,6 +168,7 @@ impl Driver {
             now: Instant::now(),
             gui_overlong: false,
             gui_overlong_dropped: false,
+            gui_overlong_cut: false,
             engine_overlong: false,
             gui_mid_line: false,
             rejected: false,
@@ -211,7 +215,7 @@ impl Driver {
                 let out = self
                     .session
                     .on_gui_overlong(Bytes::copy_from_slice(line), false);
-                let sent: &[&[u8]] = if self.gui_overlong_dropped {
+                let sent: &[&[u8]] = if self.gui_overlong_dropped || self.gui_overlong_cut {
                     &[]
                 } else {
                     &[line]
@@ -242,11 +246,14 @@ impl Driver {
                 let first = !std::mem::replace(&mut self.gui_overlong, true);
                 if first {
                     self.gui_overlong_dropped = first_token(piece) == b"position";
+                    self.gui_overlong_cut = false;
                 }
                 let out = self
                     .session
                     .on_gui_overlong(Bytes::copy_from_slice(piece), first);
-                if self.gui_overlong_dropped {
+                if self.gui_overlong_cut {
+                    assert!(to_engine(&out).is_empty(), "{out:?}");
+                } else if self.gui_overlong_dropped {
                     // Rejected: nothing sent, and `go` is answered until a valid position.
                     assert!(to_engine(&out).is_empty(), "{out:?}");
                     self.rejected = true;
@@ -274,6 +281,7 @@ impl Driver {
                     ..EngineExit::default()
                 };
                 let out = self.session.on_engine_exit(exit);
+                self.gui_overlong_cut |= self.gui_overlong;
                 assert!(matches!(out.last(), Some(Action::Finish(_))), "{out:?}");
                 assert!(to_engine(&out).is_empty());
                 // Whatever the engine still owed is answered by fenguard now.

@@ -1,5 +1,6 @@
-//! Hang detection against stalled pipes: an engine whose output is still arriving is behind,
-//! not hung; one that stopped reading its input is hung (by plain calls).
+//! Stalled and cut streams: an engine whose output is still arriving is behind,
+//! not hung; one that stopped reading its input is hung; an over-long GUI line cut by an engine
+//! exit does not reach the next engine (by plain calls).
 
 use std::time::{Duration, Instant};
 
@@ -87,4 +88,58 @@ fn deadline_put_off_by_the_shell_moves_later_only() {
     assert_eq!(s.next_deadline(), Some(t0 + 12_000 * MS));
     s.defer_deadlines(t0 + 5_000 * MS);
     assert_eq!(s.next_deadline(), Some(t0 + 12_000 * MS));
+}
+
+fn to_engine_bytes(actions: &[Action]) -> Vec<u8> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::ToEngine(line) => Some(line.to_vec()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn exit_then_start(s: &mut Session, now: Instant) -> Vec<Action> {
+    let exit = EngineExit {
+        code: Some(1),
+        ..EngineExit::default()
+    };
+    let mut out = s.on_engine_exit_at(exit, Some(now));
+    out.extend(s.on_engine_start_at("/e".into(), vec![], None, Some(now)));
+    out
+}
+
+#[test]
+fn rest_of_an_overlong_gui_line_cut_by_an_engine_exit_never_reaches_the_new_engine() {
+    let mut s = restarting();
+    let now = Instant::now();
+    let first = s.on_gui_overlong(Bytes::from_static(b"echo xxxx"), true);
+    assert_eq!(to_engine_bytes(&first), b"echo xxxx");
+    let mut sent = to_engine_bytes(&exit_then_start(&mut s, now));
+    // The rest of the line arrives while the new engine starts, and after it is ready.
+    sent.extend(to_engine_bytes(
+        &s.on_gui_overlong(Bytes::from_static(b"yyyy"), false),
+    ));
+    sent.extend(to_engine_bytes(&at(&mut s, false, "uciok", now)));
+    sent.extend(to_engine_bytes(&at(&mut s, false, "readyok", now)));
+    sent.extend(to_engine_bytes(
+        &s.on_gui_overlong(Bytes::from_static(b"zzzz\n"), false),
+    ));
+    sent.extend(to_engine_bytes(&at(&mut s, true, "isready", now)));
+    assert_eq!(String::from_utf8(sent).unwrap(), "uci\nisready\nisready\n");
+}
+
+#[test]
+fn overlong_gui_line_finished_before_the_exit_is_not_cut() {
+    let mut s = restarting();
+    let now = Instant::now();
+    s.on_gui_overlong(Bytes::from_static(b"echo xxxx"), true);
+    s.on_gui_overlong(Bytes::from_static(b"yyyy\n"), false);
+    exit_then_start(&mut s, now);
+    at(&mut s, false, "uciok", now);
+    at(&mut s, false, "readyok", now);
+    let next = s.on_gui_overlong(Bytes::from_static(b"echo aaaa"), true);
+    assert_eq!(to_engine_bytes(&next), b"echo aaaa");
 }
