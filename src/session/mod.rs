@@ -37,6 +37,7 @@ pub mod chess960;
 mod engine_end;
 mod gui_stream;
 mod handshake;
+mod hang;
 mod intercept;
 mod option_blame;
 pub mod options;
@@ -49,11 +50,12 @@ mod search;
 mod tests;
 
 pub use chess960::Chess960State;
+pub use hang::OUTPUT_GRACE;
 pub use options::Settings;
 pub use record::{
     DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
 };
-pub use restart::{OUTPUT_GRACE, RestartPolicy};
+pub use restart::RestartPolicy;
 
 /// Which way a transcript line went (SPEC section 8's tags).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,11 +20,7 @@
 //! Too many restarts: `info string fenguard: engine keeps exiting; giving up` and
 //! [`Action::Finish`] with a non-zero status.
 //!
-//! Hangs: no `uciok` within `engine.startup_timeout_ms` of `uci`, or no `readyok` within
-//! `engine.ping_timeout_ms` of `isready`: `info string fenguard: engine hung: no readyok within
-//! N ms; killing it` and [`Action::KillEngine`]; the exit that follows is handled as above.
-//! The session asks for the time with [`Session::next_deadline`] and learns it through
-//! [`Session::on_tick`].
+//! A hung engine (`hang.rs`) is killed; the exit that follows is handled as above.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -35,10 +31,6 @@ use tracing::Level;
 use super::record::{Event, ExitReason};
 use super::{Action, EXIT_ENGINE_DIED, EngineExit, Session};
 use crate::config::EngineConfig;
-
-/// How recent the engine's last output must be for a passed `uciok` / `readyok` deadline to
-/// be put off rather than end in "engine hung" (see [`Session::on_tick`]).
-pub const OUTPUT_GRACE: Duration = Duration::from_millis(500);
 
 /// The restart rules (`engine.restart`, `max_restarts`, `startup_timeout_ms`,
 /// `ping_timeout_ms` of SPEC section 5).
@@ -131,14 +123,14 @@ pub(super) struct Restart {
     pub(super) shown: super::handshake::Shown,
     pub(super) uci_deadline: Option<Instant>,
     /// GUI `isready` lines the engine has not answered.
-    pings: u32,
+    pub(super) pings: u32,
     pub(super) ping_deadline: Option<Instant>,
     /// When the engine's output was last read (`None`: not yet, or the shell gave no time).
     pub(super) last_output: Option<Instant>,
     /// The engine got the start of an over-long GUI line but not its end yet.
     pub(super) gui_piece_open: bool,
     /// fenguard killed the engine because it hung.
-    hung: bool,
+    pub(super) hung: bool,
     /// Restarts so far.
     pub(super) count: u32,
     /// When recent restarts happened (`None`: the shell gave no time).
@@ -194,46 +186,6 @@ impl Restart {
             self.position = Some(sent.clone());
         }
     }
-
-    pub(super) fn on_uci(&mut self, now: Option<Instant>) {
-        self.gui_awaits_uciok = true;
-        self.shown.clear();
-        if let Some(now) = now {
-            self.uci_deadline = Some(now + self.policy.startup_timeout);
-        }
-    }
-
-    pub(super) fn on_uciok(&mut self, now: Option<Instant>) {
-        self.gui_awaits_uciok = false;
-        self.uci_deadline = None;
-        if self.pings > 0 {
-            self.ping_deadline = now.map(|now| now + self.policy.ping_timeout);
-        }
-    }
-
-    /// A GUI `isready` on its way to the engine (not timed while `uciok` is awaited: engines
-    /// may load large networks at startup).
-    pub(super) fn on_isready(&mut self, now: Option<Instant>) {
-        self.pings = self.pings.saturating_add(1);
-        if self.ping_deadline.is_none() && !self.gui_awaits_uciok {
-            self.ping_deadline = now.map(|now| now + self.policy.ping_timeout);
-        }
-    }
-
-    pub(super) fn on_readyok(&mut self, now: Option<Instant>) {
-        self.pings = self.pings.saturating_sub(1);
-        self.ping_deadline = match (self.pings, now) {
-            (0, _) | (_, None) => None,
-            (_, Some(now)) => Some(now + self.policy.ping_timeout),
-        };
-    }
-
-    fn deadline(&self) -> Option<Instant> {
-        match (self.uci_deadline, self.ping_deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
 }
 
 impl Session {
@@ -248,85 +200,10 @@ impl Session {
         self.restart.count
     }
 
-    /// When the session wants [`Session::on_tick`] called (a `uciok` or `readyok` deadline);
-    /// calling it earlier is harmless.
-    pub fn next_deadline(&self) -> Option<Instant> {
-        self.restart.deadline()
-    }
-
     /// So many GUI lines wait for a restarting engine that the shell should stop reading the
     /// GUI for now.
     pub fn gui_paused(&self) -> bool {
         self.restart.held_bytes >= QUEUE_CAP
-    }
-
-    /// `engine.ping_timeout_ms`.
-    pub fn ping_timeout(&self) -> std::time::Duration {
-        self.restart.policy.ping_timeout
-    }
-
-    /// Moves a passed `uciok` / `readyok` deadline to `until`: the shell could not read the
-    /// engine's output meanwhile (the GUI was not reading fenguard's).
-    pub fn defer_deadlines(&mut self, until: Instant) {
-        let r = &mut self.restart;
-        for deadline in [&mut r.uci_deadline, &mut r.ping_deadline] {
-            if let Some(at) = deadline
-                && *at < until
-            {
-                *at = until;
-            }
-        }
-    }
-
-    /// The time is `now`: an engine that missed its `uciok` or `readyok` deadline is hung and
-    /// gets killed ([`Action::KillEngine`]).
-    ///
-    /// An engine whose output was read within the last [`OUTPUT_GRACE`] is not hung, only
-    /// behind: its answer may wait behind output that the shell has not read yet (a burst the
-    /// GUI is slow to take). Its deadline moves to [`OUTPUT_GRACE`] after that output.
-    pub fn on_tick(&mut self, now: Instant) -> Vec<Action> {
-        let r = &self.restart;
-        let what = match (r.uci_deadline, r.ping_deadline) {
-            (Some(at), _) if at <= now => ("uciok", r.policy.startup_timeout),
-            (_, Some(at)) if at <= now => ("readyok", r.policy.ping_timeout),
-            _ => return Vec::new(),
-        };
-        if let Some(last) = r.last_output
-            && now.saturating_duration_since(last) < OUTPUT_GRACE
-        {
-            self.defer_deadlines(last + OUTPUT_GRACE);
-            return Vec::new();
-        }
-        self.restart.uci_deadline = None;
-        self.restart.ping_deadline = None;
-        self.hung(format!("no {} within {} ms", what.0, what.1.as_millis()))
-    }
-
-    /// The engine has not read its input for `stalled` (a write to its stdin is blocked): it
-    /// is hung like one that misses a deadline, and gets killed. (While it does not read, the
-    /// GUI's `isready` and `quit` never reach the session, so the deadlines cannot catch it.)
-    pub fn on_engine_input_stalled(&mut self, stalled: std::time::Duration) -> Vec<Action> {
-        if self.restart.hung {
-            return Vec::new();
-        }
-        self.hung(format!(
-            "it has not read its input for {} ms",
-            stalled.as_millis()
-        ))
-    }
-
-    fn hung(&mut self, why: String) -> Vec<Action> {
-        let mut out = Vec::new();
-        if self.quitting || self.restart.phase == Phase::Waiting {
-            return out;
-        }
-        self.restart.hung = true;
-        let text = format!("engine hung: {why}; killing it");
-        out.push(Action::Log(Level::WARN, text.clone()));
-        self.say(&mut out, &text);
-        out.push(Action::KillEngine);
-        self.gui_stream.hold_own_writes(&mut out);
-        out
     }
 
     /// The engine process was started as `command args` with process id `pid` at `now`; after

@@ -1,0 +1,145 @@
+//! Hung engines: the `uciok` and `readyok` deadlines (SPEC section 5: `engine.startup_timeout_ms`,
+//! `engine.ping_timeout_ms`), an engine that stops reading its input, and what does not count as
+//! hung.
+//!
+//! No `uciok` within the startup timeout of `uci`, or no `readyok` within the ping timeout of
+//! `isready` (not timed while `uciok` is awaited: engines may load large networks at startup):
+//! `info string fenguard: engine hung: no readyok within N ms; killing it` and
+//! [`Action::KillEngine`]; the exit that follows is handled by `restart.rs`. The session asks
+//! for the time with [`Session::next_deadline`] and learns it through [`Session::on_tick`].
+//!
+//! An engine whose output was read within the last [`OUTPUT_GRACE`] is behind, not hung (its
+//! answer may wait behind output the shell has not read yet), and the shell puts deadlines off
+//! while it cannot read the engine at all ([`Session::defer_deadlines`]: the GUI is not reading
+//! fenguard's output). An engine that does not read its input is reported by the shell
+//! ([`Session::on_engine_input_stalled`]): the GUI's `isready` cannot reach it then.
+
+use std::time::{Duration, Instant};
+
+use tracing::Level;
+
+use super::restart::{Phase, Restart};
+use super::{Action, Session};
+
+/// How recent the engine's last output must be for a passed `uciok` / `readyok` deadline to
+/// be put off rather than end in "engine hung" (see [`Session::on_tick`]).
+pub const OUTPUT_GRACE: Duration = Duration::from_millis(500);
+
+impl Restart {
+    pub(super) fn on_uci(&mut self, now: Option<Instant>) {
+        self.gui_awaits_uciok = true;
+        self.shown.clear();
+        if let Some(now) = now {
+            self.uci_deadline = Some(now + self.policy.startup_timeout);
+        }
+    }
+
+    pub(super) fn on_uciok(&mut self, now: Option<Instant>) {
+        self.gui_awaits_uciok = false;
+        self.uci_deadline = None;
+        if self.pings > 0 {
+            self.ping_deadline = now.map(|now| now + self.policy.ping_timeout);
+        }
+    }
+
+    /// A GUI `isready` on its way to the engine (not timed while `uciok` is awaited: engines
+    /// may load large networks at startup).
+    pub(super) fn on_isready(&mut self, now: Option<Instant>) {
+        self.pings = self.pings.saturating_add(1);
+        if self.ping_deadline.is_none() && !self.gui_awaits_uciok {
+            self.ping_deadline = now.map(|now| now + self.policy.ping_timeout);
+        }
+    }
+
+    pub(super) fn on_readyok(&mut self, now: Option<Instant>) {
+        self.pings = self.pings.saturating_sub(1);
+        self.ping_deadline = match (self.pings, now) {
+            (0, _) | (_, None) => None,
+            (_, Some(now)) => Some(now + self.policy.ping_timeout),
+        };
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        match (self.uci_deadline, self.ping_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+impl Session {
+    /// When the session wants [`Session::on_tick`] called (a `uciok` or `readyok` deadline);
+    /// calling it earlier is harmless.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.restart.deadline()
+    }
+
+    /// `engine.ping_timeout_ms`.
+    pub fn ping_timeout(&self) -> std::time::Duration {
+        self.restart.policy.ping_timeout
+    }
+
+    /// Moves a passed `uciok` / `readyok` deadline to `until`: the shell could not read the
+    /// engine's output meanwhile (the GUI was not reading fenguard's).
+    pub fn defer_deadlines(&mut self, until: Instant) {
+        let r = &mut self.restart;
+        for deadline in [&mut r.uci_deadline, &mut r.ping_deadline] {
+            if let Some(at) = deadline
+                && *at < until
+            {
+                *at = until;
+            }
+        }
+    }
+
+    /// The time is `now`: an engine that missed its `uciok` or `readyok` deadline is hung and
+    /// gets killed ([`Action::KillEngine`]).
+    ///
+    /// An engine whose output was read within the last [`OUTPUT_GRACE`] is not hung, only
+    /// behind: its answer may wait behind output that the shell has not read yet (a burst the
+    /// GUI is slow to take). Its deadline moves to [`OUTPUT_GRACE`] after that output.
+    pub fn on_tick(&mut self, now: Instant) -> Vec<Action> {
+        let r = &self.restart;
+        let what = match (r.uci_deadline, r.ping_deadline) {
+            (Some(at), _) if at <= now => ("uciok", r.policy.startup_timeout),
+            (_, Some(at)) if at <= now => ("readyok", r.policy.ping_timeout),
+            _ => return Vec::new(),
+        };
+        if let Some(last) = r.last_output
+            && now.saturating_duration_since(last) < OUTPUT_GRACE
+        {
+            self.defer_deadlines(last + OUTPUT_GRACE);
+            return Vec::new();
+        }
+        self.restart.uci_deadline = None;
+        self.restart.ping_deadline = None;
+        self.hung(format!("no {} within {} ms", what.0, what.1.as_millis()))
+    }
+
+    /// The engine has not read its input for `stalled` (a write to its stdin is blocked): it
+    /// is hung like one that misses a deadline, and gets killed. (While it does not read, the
+    /// GUI's `isready` and `quit` never reach the session, so the deadlines cannot catch it.)
+    pub fn on_engine_input_stalled(&mut self, stalled: std::time::Duration) -> Vec<Action> {
+        if self.restart.hung {
+            return Vec::new();
+        }
+        self.hung(format!(
+            "it has not read its input for {} ms",
+            stalled.as_millis()
+        ))
+    }
+
+    fn hung(&mut self, why: String) -> Vec<Action> {
+        let mut out = Vec::new();
+        if self.quitting || self.restart.phase == Phase::Waiting {
+            return out;
+        }
+        self.restart.hung = true;
+        let text = format!("engine hung: {why}; killing it");
+        out.push(Action::Log(Level::WARN, text.clone()));
+        self.say(&mut out, &text);
+        out.push(Action::KillEngine);
+        self.gui_stream.hold_own_writes(&mut out);
+        out
+    }
+}
