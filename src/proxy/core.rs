@@ -22,6 +22,10 @@ use crate::logging::{ENGINE_STDERR, TRANSCRIPT};
 use crate::poslog::PositionLog;
 use crate::session::{Action, Session};
 
+/// Bytes of engine output in one read that show a backlog in its pipe (a line or two is far
+/// less; a pipe holds 64 KiB on Linux, 4 KiB at least elsewhere).
+const BACKLOG_READ: usize = 4096;
+
 /// The engine's stdin.
 pub type EngineIn = std::io::PipeWriter;
 /// fenguard's stdout (a duplicate of the descriptor or handle).
@@ -113,7 +117,7 @@ impl Shared {
                 gui_waiting: false,
             }),
             resume: Condvar::new(),
-            engine_in: Outbox::new(engine_in, "engine"),
+            engine_in: Outbox::new(engine_in, "engine").noting_progress(),
             gui: Outbox::new(gui, "GUI"),
         })
     }
@@ -236,6 +240,15 @@ pub fn spawn_engine_readers(
                 return false;
             }
             let now = Instant::now();
+            let bytes: usize = batch
+                .iter()
+                .map(|frame| match frame {
+                    Frame::Line(line) | Frame::Overlong { chunk: line, .. } => line.len(),
+                })
+                .sum();
+            if bytes >= BACKLOG_READ {
+                core.session.on_engine_backlog_at(now);
+            }
             for frame in batch.drain(..) {
                 let actions = match frame {
                     Frame::Line(line) => core.session.on_engine_line_at(line, now),

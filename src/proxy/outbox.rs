@@ -23,6 +23,8 @@ pub struct Outbox<W> {
     written: Condvar,
     /// For log messages: `engine` or `GUI`.
     name: &'static str,
+    /// Bytes written between two progress notes ([`Outbox::noting_progress`]).
+    piece: usize,
 }
 
 #[derive(Debug)]
@@ -60,7 +62,15 @@ impl<W: Write> Outbox<W> {
             }),
             written: Condvar::new(),
             name,
+            piece: usize::MAX,
         }
+    }
+
+    /// Writes in pieces of [`PIECE`] bytes and notes each one's progress, so that
+    /// [`Outbox::stalled_for`] tells a reader that stopped from one that reads slowly.
+    pub fn noting_progress(mut self) -> Outbox<W> {
+        self.piece = PIECE;
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, State<W>> {
@@ -102,7 +112,8 @@ impl<W: Write> Outbox<W> {
         self.lock().writing
     }
 
-    /// How long the current write has been blocked, if one is in progress.
+    /// How long the current write has been blocked (made no progress, with
+    /// [`Outbox::noting_progress`]), if one is in progress.
     pub fn stalled_for(&self) -> Option<std::time::Duration> {
         self.lock().writing_since.map(|since| since.elapsed())
     }
@@ -146,7 +157,14 @@ impl<W: Write> Outbox<W> {
             let mut bytes = std::mem::take(&mut state.queued);
             drop(state);
 
-            let result = pipe.write_all(&bytes).and_then(|()| pipe.flush());
+            // In pieces, each one's progress noted: a reader that reads slowly but steadily
+            // is not stalled ([`Outbox::stalled_for`] counts from the last progress).
+            let result = write_in_pieces(&mut pipe, &bytes, self.piece, || {
+                let mut state = self.lock();
+                if state.generation == generation && state.writing {
+                    state.writing_since = Some(std::time::Instant::now());
+                }
+            });
 
             state = self.lock();
             if state.generation == generation {
@@ -175,6 +193,26 @@ impl<W: Write> Outbox<W> {
             }
         }
     }
+}
+
+/// Bytes written to the pipe between two progress notes.
+const PIECE: usize = 4096;
+
+/// Writes `bytes` in pieces of `piece` bytes, calling `progressed` after each but the last.
+fn write_in_pieces<W: Write>(
+    pipe: &mut W,
+    bytes: &[u8],
+    piece: usize,
+    mut progressed: impl FnMut(),
+) -> std::io::Result<()> {
+    let mut pieces = bytes.chunks(piece).peekable();
+    while let Some(piece) = pieces.next() {
+        pipe.write_all(piece)?;
+        if pieces.peek().is_some() {
+            progressed();
+        }
+    }
+    pipe.flush()
 }
 
 #[cfg(test)]
@@ -255,5 +293,28 @@ mod tests {
         reader.read_exact(&mut got).unwrap();
         flusher.join().unwrap();
         assert_eq!(&got[big.len()..], b"bestmove e2e4\n");
+    }
+
+    #[test]
+    fn a_slow_but_steady_reader_is_not_stalled() {
+        let (mut reader, writer) = std::io::pipe().unwrap();
+        let outbox = Arc::new(Outbox::new(writer, "test").noting_progress());
+        let total = 512 * 1024;
+        outbox.push(&vec![b'x'; total]);
+        let flusher = {
+            let outbox = Arc::clone(&outbox);
+            std::thread::spawn(move || outbox.flush())
+        };
+        let mut got = 0;
+        let mut piece = vec![0; 16 * 1024];
+        let mut worst = std::time::Duration::ZERO;
+        while got < total {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            got += reader.read(&mut piece).unwrap();
+            worst = worst.max(outbox.stalled_for().unwrap_or_default());
+        }
+        flusher.join().unwrap();
+        // 32 reads 20 ms apart: the write took over 600 ms, but it never stalled that long.
+        assert!(worst < std::time::Duration::from_millis(200), "{worst:?}");
     }
 }

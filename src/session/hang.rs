@@ -8,8 +8,11 @@
 //! [`Action::KillEngine`]; the exit that follows is handled by `restart.rs`. The session asks
 //! for the time with [`Session::next_deadline`] and learns it through [`Session::on_tick`].
 //!
-//! An engine whose output was read within the last [`OUTPUT_GRACE`] is behind, not hung (its
-//! answer may wait behind output the shell has not read yet), and the shell puts deadlines off
+//! No `bestmove` within the ping timeout of a `stop` that ends a search is hung too.
+//!
+//! An engine whose output pipe held a backlog within the last [`OUTPUT_GRACE`] is behind, not
+//! hung (its answer waits behind output it is blocked writing); one whose output merely keeps
+//! arriving gets one more timeout at most; and the shell puts deadlines off
 //! while it cannot read the engine at all ([`Session::defer_deadlines`]: the GUI is not reading
 //! fenguard's output). An engine that does not read its input is reported by the shell
 //! ([`Session::on_engine_input_stalled`]): the GUI's `isready` cannot reach it then.
@@ -21,8 +24,9 @@ use tracing::Level;
 use super::restart::{Phase, Restart};
 use super::{Action, Session};
 
-/// How recent the engine's last output must be for a passed `uciok` / `readyok` deadline to
-/// be put off rather than end in "engine hung" (see [`Session::on_tick`]).
+/// How recent a backlog in the engine's output pipe (for as long as it lasts), or the engine's
+/// last output (for one more timeout at most), must be for a passed deadline to be put off
+/// rather than end in "engine hung" (see [`Session::on_tick`]).
 pub const OUTPUT_GRACE: Duration = Duration::from_millis(500);
 
 impl Restart {
@@ -59,11 +63,23 @@ impl Restart {
         };
     }
 
-    fn deadline(&self) -> Option<Instant> {
-        match (self.uci_deadline, self.ping_deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+    /// `stop` forwarded while the engine owes a `bestmove`.
+    pub(super) fn on_stop(&mut self, now: Option<Instant>) {
+        if self.stop_deadline.is_none() {
+            self.stop_deadline = now.map(|now| now + self.policy.ping_timeout);
         }
+    }
+
+    /// The engine's `bestmove` (a `stop` sent before a later `go` is answered by the first).
+    pub(super) fn on_bestmove(&mut self) {
+        self.stop_deadline = None;
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        [self.uci_deadline, self.ping_deadline, self.stop_deadline]
+            .into_iter()
+            .flatten()
+            .min()
     }
 }
 
@@ -83,7 +99,12 @@ impl Session {
     /// engine's output meanwhile (the GUI was not reading fenguard's).
     pub fn defer_deadlines(&mut self, until: Instant) {
         let r = &mut self.restart;
-        for deadline in [&mut r.uci_deadline, &mut r.ping_deadline] {
+        r.overdue_since = None;
+        for deadline in [
+            &mut r.uci_deadline,
+            &mut r.ping_deadline,
+            &mut r.stop_deadline,
+        ] {
             if let Some(at) = deadline
                 && *at < until
             {
@@ -95,25 +116,48 @@ impl Session {
     /// The time is `now`: an engine that missed its `uciok` or `readyok` deadline is hung and
     /// gets killed ([`Action::KillEngine`]).
     ///
-    /// An engine whose output was read within the last [`OUTPUT_GRACE`] is not hung, only
-    /// behind: its answer may wait behind output that the shell has not read yet (a burst the
-    /// GUI is slow to take). Its deadline moves to [`OUTPUT_GRACE`] after that output.
+    /// An engine whose output pipe held a backlog within the last [`OUTPUT_GRACE`] is not
+    /// hung, only behind: it is blocked writing output that comes before its answer. Its
+    /// deadline moves to [`OUTPUT_GRACE`] after that backlog, for as long as it lasts. An
+    /// engine whose output merely keeps arriving (read within [`OUTPUT_GRACE`], no backlog)
+    /// gets the same delay for at most one more timeout: one that prints an `info` line now
+    /// and then but never answers is hung.
     pub fn on_tick(&mut self, now: Instant) -> Vec<Action> {
         let r = &self.restart;
         let what = match (r.uci_deadline, r.ping_deadline) {
             (Some(at), _) if at <= now => ("uciok", r.policy.startup_timeout),
             (_, Some(at)) if at <= now => ("readyok", r.policy.ping_timeout),
-            _ => return Vec::new(),
+            _ => match r.stop_deadline {
+                Some(at) if at <= now => ("bestmove after stop", r.policy.ping_timeout),
+                _ => return Vec::new(),
+            },
         };
-        if let Some(last) = r.last_output
-            && now.saturating_duration_since(last) < OUTPUT_GRACE
-        {
+        let recent =
+            |at: Option<Instant>| at.filter(|&at| now.saturating_duration_since(at) < OUTPUT_GRACE);
+        if let Some(last) = recent(r.last_backlog) {
             self.defer_deadlines(last + OUTPUT_GRACE);
             return Vec::new();
         }
+        if let Some(last) = recent(r.last_output) {
+            let since = *self.restart.overdue_since.get_or_insert(now);
+            if now.saturating_duration_since(since) < what.1 {
+                self.defer_deadlines(last + OUTPUT_GRACE);
+                self.restart.overdue_since = Some(since);
+                return Vec::new();
+            }
+        }
+        self.restart.overdue_since = None;
         self.restart.uci_deadline = None;
         self.restart.ping_deadline = None;
+        self.restart.stop_deadline = None;
         self.hung(format!("no {} within {} ms", what.0, what.1.as_millis()))
+    }
+
+    /// A read of the engine's output at `now` found a backlog (many bytes at once): the
+    /// engine is producing output faster than it is taken, and may be blocked writing it.
+    pub fn on_engine_backlog_at(&mut self, now: Instant) {
+        self.restart.last_backlog = Some(now);
+        self.restart.overdue_since = None;
     }
 
     /// The engine has not read its input for `stalled` (a write to its stdin is blocked): it

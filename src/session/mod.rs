@@ -305,6 +305,9 @@ impl Session {
     /// A line from the engine, terminator included, read at `now`.
     pub fn on_engine_line_at(&mut self, line: Bytes, now: Instant) -> Vec<Action> {
         self.restart.last_output = Some(now);
+        if matches!(first_token(&line), b"readyok" | b"uciok" | b"bestmove") {
+            self.restart.overdue_since = None;
+        }
         self.engine_line(line, Some(now))
     }
 

@@ -127,6 +127,16 @@ pub(super) struct Restart {
     pub(super) ping_deadline: Option<Instant>,
     /// When the engine's output was last read (`None`: not yet, or the shell gave no time).
     pub(super) last_output: Option<Instant>,
+    /// The GUI sent `stop` during a search: the engine's `bestmove` is due by then.
+    pub(super) stop_deadline: Option<Instant>,
+    /// When a read last found a backlog in the engine's output pipe (the shell's
+    /// [`Session::on_engine_backlog_at`]): the engine is blocked writing, so behind, not hung.
+    pub(super) last_backlog: Option<Instant>,
+    /// When a passed deadline was first put off for output that kept arriving without a
+    /// backlog (cleared by `uciok`, `readyok`, `bestmove`, a backlog, an exit or a stalled
+    /// GUI): such put-offs end after one more timeout, so an engine that keeps printing but
+    /// never answers is still caught.
+    pub(super) overdue_since: Option<Instant>,
     /// The engine got the start of an over-long GUI line but not its end yet.
     pub(super) gui_piece_open: bool,
     /// fenguard killed the engine because it hung.
@@ -156,6 +166,9 @@ impl Restart {
             pings: 0,
             ping_deadline: None,
             last_output: None,
+            stop_deadline: None,
+            last_backlog: None,
+            overdue_since: None,
             gui_piece_open: false,
             hung: false,
             count: 0,
@@ -283,6 +296,9 @@ impl Session {
         self.restart.suspects.on_exit();
         self.restart.uci_deadline = None;
         self.restart.ping_deadline = None;
+        self.restart.stop_deadline = None;
+        self.restart.last_backlog = None;
+        self.restart.overdue_since = None;
         if !failed {
             // The engine is gone: what it still owed is answered by fenguard.
             self.answer_lost_searches(&mut out, now);

@@ -13,7 +13,7 @@ use tracing::Level;
 
 use super::position::{lossy, move_diag, split_terminator};
 use super::record::{Event, SearchRecord};
-use super::{Action, Session};
+use super::{Action, Session, first_token};
 use crate::config::OnInvalid;
 use crate::uci::{
     MoveCode, Severity, check_bestmove, parse_go, rewrite_engine_line, splice, tokens,
@@ -164,7 +164,13 @@ impl Session {
                 own.held = false;
                 self.answer_own(out, now);
             }
-            None => self.forward_to_engine(out, line),
+            None => {
+                // After `stop`, the engine owes its `bestmove` at once: time it like `readyok`.
+                if first_token(&line) == b"stop" && self.searches.iter().any(|s| s.own.is_none()) {
+                    self.restart.on_stop(now);
+                }
+                self.forward_to_engine(out, line);
+            }
         }
     }
 
@@ -262,6 +268,7 @@ impl Session {
             let search = self.searches.remove(i).expect("index from position");
             self.record_search(out, search, best, ponder, now, diags);
         }
+        self.restart.on_bestmove();
         self.answer_own(out, now);
     }
 

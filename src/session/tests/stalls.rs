@@ -33,6 +33,7 @@ fn passed_readyok_deadline_with_output_still_arriving_is_put_off() {
     let t0 = Instant::now();
     at(&mut s, true, "isready", t0);
     // A burst the GUI was slow to take: its lines are still being read at the deadline.
+    s.on_engine_backlog_at(t0 + 9_800 * MS);
     at(&mut s, false, "info depth 1 pv e2e4", t0 + 9_800 * MS);
     assert!(s.on_tick(t0 + 10_000 * MS).is_empty());
     assert_eq!(s.next_deadline(), Some(t0 + 9_800 * MS + OUTPUT_GRACE));
@@ -43,6 +44,7 @@ fn readyok_deadline_is_kept_once_the_output_stops() {
     let mut s = restarting();
     let t0 = Instant::now();
     at(&mut s, true, "isready", t0);
+    s.on_engine_backlog_at(t0 + 9_800 * MS);
     at(&mut s, false, "info depth 1 pv e2e4", t0 + 9_800 * MS);
     s.on_tick(t0 + 10_000 * MS);
     let out = s.on_tick(t0 + 9_800 * MS + OUTPUT_GRACE);
@@ -142,4 +144,90 @@ fn overlong_gui_line_finished_before_the_exit_is_not_cut() {
     at(&mut s, false, "readyok", now);
     let next = s.on_gui_overlong(Bytes::from_static(b"echo aaaa"), true);
     assert_eq!(to_engine_bytes(&next), b"echo aaaa");
+}
+
+#[test]
+fn engine_that_keeps_printing_but_never_answers_isready_is_hung() {
+    let mut s = restarting();
+    let t0 = Instant::now();
+    at(&mut s, true, "isready", t0);
+    // One `info` line every 400 ms, forever, each read alone (no backlog in the pipe): the
+    // deadline is put off for one more timeout only.
+    let mut now = t0;
+    let killed_at = loop {
+        now += 400 * MS;
+        at(&mut s, false, "info depth 1 pv e2e4", now);
+        if let Some(deadline) = s.next_deadline()
+            && deadline <= now
+            && s.on_tick(now).last() == Some(&Action::KillEngine)
+        {
+            break now;
+        }
+        assert!(now < t0 + 30_000 * MS, "never killed");
+    };
+    assert!(
+        killed_at >= t0 + 20_000 * MS && killed_at <= t0 + 21_000 * MS,
+        "{:?}",
+        killed_at - t0
+    );
+}
+
+#[test]
+fn a_backlog_puts_the_deadline_off_as_long_as_it_lasts() {
+    let mut s = restarting();
+    let t0 = Instant::now();
+    at(&mut s, true, "isready", t0);
+    let mut now = t0;
+    while now < t0 + 60_000 * MS {
+        now += 400 * MS;
+        s.on_engine_backlog_at(now);
+        assert!(s.on_tick(now).is_empty());
+    }
+    let out = s.on_tick(now + OUTPUT_GRACE);
+    assert_eq!(out.last(), Some(&Action::KillEngine));
+}
+
+#[test]
+fn engine_that_ignores_stop_is_hung_after_ping_timeout() {
+    let mut s = restarting();
+    let t0 = Instant::now();
+    at(&mut s, true, "position startpos", t0);
+    at(&mut s, true, "go infinite", t0);
+    assert_eq!(s.next_deadline(), None);
+    at(&mut s, true, "stop", t0 + 5_000 * MS);
+    assert_eq!(s.next_deadline(), Some(t0 + 15_000 * MS));
+    let out = s.on_tick(t0 + 15_000 * MS);
+    assert_eq!(
+        to_gui(&out),
+        ["info string fenguard: engine hung: no bestmove after stop within 10000 ms; killing it\n"]
+    );
+    assert_eq!(out.last(), Some(&Action::KillEngine));
+}
+
+#[test]
+fn bestmove_after_stop_clears_its_deadline() {
+    let mut s = restarting();
+    let t0 = Instant::now();
+    at(&mut s, true, "position startpos", t0);
+    at(&mut s, true, "go infinite", t0);
+    at(&mut s, true, "stop", t0 + 5_000 * MS);
+    at(&mut s, false, "bestmove e2e4", t0 + 5_010 * MS);
+    assert_eq!(s.next_deadline(), None);
+    // `stop` with no search running arms nothing.
+    at(&mut s, true, "stop", t0 + 6_000 * MS);
+    assert_eq!(s.next_deadline(), None);
+}
+
+#[test]
+fn readyok_resets_the_put_off_limit() {
+    let mut s = restarting();
+    let t0 = Instant::now();
+    at(&mut s, true, "isready", t0);
+    at(&mut s, true, "isready", t0);
+    at(&mut s, false, "info depth 1 pv e2e4", t0 + 9_900 * MS);
+    assert!(s.on_tick(t0 + 10_000 * MS).is_empty());
+    // The first readyok comes late but comes: the second isready gets a full timeout again.
+    at(&mut s, false, "readyok", t0 + 19_900 * MS);
+    at(&mut s, false, "info depth 2 pv e2e4", t0 + 29_800 * MS);
+    assert!(s.on_tick(t0 + 29_900 * MS).is_empty());
 }
