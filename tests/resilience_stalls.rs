@@ -109,3 +109,24 @@ fn engine_behind_a_wrapper_script_dies_with_fenguard() {
         "engine {engine} behind the wrapper outlived fenguard"
     );
 }
+
+#[test]
+fn engine_that_ignores_stop_is_killed_as_hung_and_the_search_answered() {
+    let dir = test_dir("stall-stop-ignored");
+    let config = write_config(&dir, FAST_PING);
+    let args = ["--config", config.to_str().unwrap(), "--", FAKE_ENGINE];
+    let mut proxy = Proxy::start(&dir, &args, &[("FAKE_ENGINE_IGNORE", "stop")]);
+    proxy.send(b"uci\nisready\nposition startpos\ngo infinite\n");
+    proxy.wait_for("readyok");
+    proxy.send(b"stop\n");
+    let out = String::from_utf8_lossy(&proxy.wait_for("bestmove")).into_owned();
+    assert!(
+        out.contains(
+            "info string fenguard: engine hung: no bestmove after stop within 1000 ms; killing it\n"
+        ),
+        "{out}"
+    );
+    assert!(out.ends_with("bestmove 0000\n"), "{out}");
+    proxy.send(b"quit\n");
+    assert_eq!(proxy.wait_exit().code(), Some(0));
+}
