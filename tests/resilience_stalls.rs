@@ -119,7 +119,7 @@ fn engine_that_ignores_stop_is_killed_as_hung_and_the_search_answered() {
     proxy.send(b"uci\nisready\nposition startpos\ngo infinite\n");
     proxy.wait_for("readyok");
     proxy.send(b"stop\n");
-    let out = String::from_utf8_lossy(&proxy.wait_for("bestmove")).into_owned();
+    let out = String::from_utf8_lossy(&proxy.wait_for("bestmove 0000")).into_owned();
     assert!(
         out.contains(
             "info string fenguard: engine hung: no bestmove after stop within 1000 ms; killing it\n"
@@ -129,4 +129,46 @@ fn engine_that_ignores_stop_is_killed_as_hung_and_the_search_answered() {
     assert!(out.ends_with("bestmove 0000\n"), "{out}");
     proxy.send(b"quit\n");
     assert_eq!(proxy.wait_exit().code(), Some(0));
+}
+
+#[test]
+fn gui_that_stops_reading_but_keeps_writing_does_not_get_its_engine_killed() {
+    let dir = test_dir("stall-gui-writes");
+    let mut fenguard = start(&dir, FAST_PING, &[FAKE_ENGINE]);
+    let mut stdin = fenguard.stdin.take().unwrap();
+    let stdout = fenguard.stdout.take().unwrap();
+    // The engine writes far more than the pipes hold, so it blocks writing and stops reading
+    // its input while fenguard waits for the GUI, which goes on writing for a while (from
+    // when the burst flows, so that the engine is not just slow to start it).
+    stdin.write_all(b"uci\nburst 200000\n").unwrap();
+    let mut stdout = BufReader::new(stdout);
+    let mut text = String::new();
+    while !text.starts_with("info depth 1 seq ") {
+        text.clear();
+        assert_ne!(stdout.read_line(&mut text).unwrap(), 0, "output ended");
+    }
+    let line = format!(
+        "position startpos moves {}\nisready\n",
+        "g1f3 g8f6 f3g1 f6g8 ".repeat(20)
+    );
+    let writer = std::thread::spawn(move || {
+        for _ in 0..400 {
+            stdin.write_all(line.as_bytes()).unwrap();
+        }
+        stdin
+    });
+    // Four times the timeout without reading.
+    std::thread::sleep(Duration::from_secs(4));
+    let mut readyok = 0;
+    while readyok < 400 {
+        text.clear();
+        assert_ne!(stdout.read_line(&mut text).unwrap(), 0, "output ended");
+        assert!(!text.contains("engine hung"), "{text}");
+        readyok += usize::from(text == "readyok\n");
+    }
+    let mut stdin = writer.join().unwrap();
+    stdin.write_all(b"quit\n").unwrap();
+    let _ = wait_until(|| fenguard.try_wait().unwrap());
+    let _ = fenguard.kill();
+    assert!(!log(&dir).contains("engine hung"), "{}", log(&dir));
 }

@@ -26,6 +26,9 @@ use crate::session::{Action, Session};
 /// less; a pipe holds 64 KiB on Linux, 4 KiB at least elsewhere).
 const BACKLOG_READ: usize = 4096;
 
+/// Longest a batch of GUI lines is handled without writing out what it queued.
+const FLUSH_EVERY: Duration = Duration::from_millis(1);
+
 /// The engine's stdin.
 pub type EngineIn = std::io::PipeWriter;
 /// fenguard's stdout (a duplicate of the descriptor or handle).
@@ -198,16 +201,25 @@ impl Core {
 pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: GuiIn) -> bool {
     reader::spawn("gui-stdin", move || {
         read_frames(stdin, MAX_LINE, "GUI's input", |batch| {
-            let mut core = shared.lock();
+            // The lock is taken per line: a `position` with a long move list takes a while,
+            // and the engine's reader (and the deadline check) should not wait for a batch.
+            // For the same reason what is queued goes out at least every millisecond: an
+            // `isready` is timed from when the session saw it.
+            let mut flushed = Instant::now();
             for frame in batch.drain(..) {
-                core = shared.wait_for_gui_lines(core);
+                let mut core = shared.wait_for_gui_lines(shared.lock());
+                let now = Instant::now();
                 let actions = match frame {
-                    Frame::Line(line) => core.session.on_gui_line_at(line, Instant::now()),
+                    Frame::Line(line) => core.session.on_gui_line_at(line, now),
                     Frame::Overlong { chunk, first } => core.session.on_gui_overlong(chunk, first),
                 };
                 shared.apply(&mut core, actions);
+                drop(core);
+                if now.duration_since(flushed) >= FLUSH_EVERY {
+                    shared.flush();
+                    flushed = Instant::now();
+                }
             }
-            drop(core);
             shared.flush();
             true
         });

@@ -36,6 +36,8 @@ struct State<W> {
     writing: bool,
     /// When the current write began.
     writing_since: Option<std::time::Instant>,
+    /// When a write that was held up (its reader not reading) last ended.
+    stall_ended: Option<std::time::Instant>,
     /// Close the pipe once everything queued is written.
     close_when_written: bool,
     /// The pipe is closed or broken: bytes pushed now are dropped.
@@ -55,6 +57,7 @@ impl<W: Write> Outbox<W> {
                 queued: Vec::new(),
                 writing: false,
                 writing_since: None,
+                stall_ended: None,
                 close_when_written: false,
                 closed: false,
                 generation: 0,
@@ -110,6 +113,13 @@ impl<W: Write> Outbox<W> {
     /// A write to the pipe is in progress (it may be blocked on a reader that does not read).
     pub fn is_writing(&self) -> bool {
         self.lock().writing
+    }
+
+    /// A write is in progress, or one that was held up (for [`HELD_UP`] or more) ended within
+    /// `grace`: the side feeding this pipe may still be catching up.
+    pub fn held_up_within(&self, grace: std::time::Duration) -> bool {
+        let state = self.lock();
+        state.writing || state.stall_ended.is_some_and(|at| at.elapsed() < grace)
     }
 
     /// How long the current write has been blocked (made no progress, with
@@ -169,6 +179,13 @@ impl<W: Write> Outbox<W> {
             state = self.lock();
             if state.generation == generation {
                 state.writing = false;
+                let now = std::time::Instant::now();
+                if state
+                    .writing_since
+                    .is_some_and(|since| now.duration_since(since) >= HELD_UP)
+                {
+                    state.stall_ended = Some(now);
+                }
                 state.writing_since = None;
                 match result {
                     Ok(()) => state.pipe = Some(pipe),
@@ -194,6 +211,9 @@ impl<W: Write> Outbox<W> {
         }
     }
 }
+
+/// A write that takes this long was held up by its reader.
+pub const HELD_UP: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Bytes written to the pipe between two progress notes.
 const PIECE: usize = 4096;

@@ -21,7 +21,7 @@ use super::signals::Signals;
 use super::ticker::Ticker;
 use super::watch::{Event, Watch};
 use crate::logging::Logs;
-use crate::session::{Action, EngineExit, Session};
+use crate::session::{Action, EngineExit, OUTPUT_GRACE, Session};
 
 /// How long the engine's output is still read after it exited.
 const DRAIN: Duration = Duration::from_secs(1);
@@ -82,6 +82,7 @@ pub async fn run(
     let ping_timeout = shared.lock().session.ping_timeout();
     let mut input_check = tokio::time::interval(INPUT_CHECK);
     input_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut excused_at: Option<Instant> = None;
 
     loop {
         // What the threads sent meanwhile (pipes closed, controls) counts before the engine's
@@ -140,7 +141,7 @@ pub async fn run(
                     let now = Instant::now();
                     // While the GUI does not read, the engine's reader thread is blocked writing
                     // to it and cannot read the engine's readyok / uciok: not the engine's fault.
-                    let actions = if shared.gui.is_writing() {
+                    let actions = if shared.gui.held_up_within(OUTPUT_GRACE) {
                         core.session.defer_deadlines(now + STALLED_RECHECK);
                         Vec::new()
                     } else {
@@ -152,7 +153,15 @@ pub async fn run(
                 }
             },
             _ = input_check.tick() => {
+                let now = Instant::now();
+                // An engine blocked writing output that fenguard cannot take (the GUI is not
+                // reading) or has not taken yet (a backlog) stops reading too: not its fault.
+                // Its input stall counts only from the last such moment.
+                if shared.gui.held_up_within(OUTPUT_GRACE) || shared.lock().session.engine_output_backlogged(now) {
+                    excused_at = Some(now);
+                }
                 if let Some(stalled) = shared.engine_in.stalled_for()
+                    .map(|s| excused_at.map_or(s, |at| s.min(now.saturating_duration_since(at))))
                     && stalled >= ping_timeout
                     && running
                     && exited.is_none()

@@ -42,7 +42,7 @@ impl Restart {
         self.gui_awaits_uciok = false;
         self.uci_deadline = None;
         if self.pings > 0 {
-            self.ping_deadline = now.map(|now| now + self.policy.ping_timeout);
+            self.ping_deadline = now.map(|now| now + self.answer_timeout());
         }
     }
 
@@ -51,28 +51,41 @@ impl Restart {
     pub(super) fn on_isready(&mut self, now: Option<Instant>) {
         self.pings = self.pings.saturating_add(1);
         if self.ping_deadline.is_none() && !self.gui_awaits_uciok {
-            self.ping_deadline = now.map(|now| now + self.policy.ping_timeout);
+            self.ping_deadline = now.map(|now| now + self.answer_timeout());
         }
     }
 
     pub(super) fn on_readyok(&mut self, now: Option<Instant>) {
         self.pings = self.pings.saturating_sub(1);
+        if self.pings == 0 {
+            self.slow_pending = false;
+        }
         self.ping_deadline = match (self.pings, now) {
             (0, _) | (_, None) => None,
-            (_, Some(now)) => Some(now + self.policy.ping_timeout),
+            (_, Some(now)) => Some(now + self.answer_timeout()),
         };
     }
 
     /// `stop` forwarded while the engine owes a `bestmove`.
     pub(super) fn on_stop(&mut self, now: Option<Instant>) {
         if self.stop_deadline.is_none() {
-            self.stop_deadline = now.map(|now| now + self.policy.ping_timeout);
+            self.stop_deadline = now.map(|now| now + self.answer_timeout());
         }
     }
 
     /// The engine's `bestmove` (a `stop` sent before a later `go` is answered by the first).
     pub(super) fn on_bestmove(&mut self) {
         self.stop_deadline = None;
+    }
+
+    /// `ping_timeout`, or `startup_timeout` (if longer) while a `setoption` / `ucinewgame` is
+    /// not confirmed by a `readyok`: Stockfish takes seconds to allocate a large `Hash`.
+    pub(super) fn answer_timeout(&self) -> Duration {
+        if self.slow_pending {
+            self.policy.ping_timeout.max(self.policy.startup_timeout)
+        } else {
+            self.policy.ping_timeout
+        }
     }
 
     fn deadline(&self) -> Option<Instant> {
@@ -126,9 +139,9 @@ impl Session {
         let r = &self.restart;
         let what = match (r.uci_deadline, r.ping_deadline) {
             (Some(at), _) if at <= now => ("uciok", r.policy.startup_timeout),
-            (_, Some(at)) if at <= now => ("readyok", r.policy.ping_timeout),
+            (_, Some(at)) if at <= now => ("readyok", r.answer_timeout()),
             _ => match r.stop_deadline {
-                Some(at) if at <= now => ("bestmove after stop", r.policy.ping_timeout),
+                Some(at) if at <= now => ("bestmove after stop", r.answer_timeout()),
                 _ => return Vec::new(),
             },
         };
@@ -151,6 +164,14 @@ impl Session {
         self.restart.ping_deadline = None;
         self.restart.stop_deadline = None;
         self.hung(format!("no {} within {} ms", what.0, what.1.as_millis()))
+    }
+
+    /// A read found a backlog in the engine's output pipe within [`OUTPUT_GRACE`] of `now`:
+    /// the engine may be blocked writing, and so not reading its input either.
+    pub fn engine_output_backlogged(&self, now: Instant) -> bool {
+        self.restart
+            .last_backlog
+            .is_some_and(|at| now.saturating_duration_since(at) < OUTPUT_GRACE)
     }
 
     /// A read of the engine's output at `now` found a backlog (many bytes at once): the

@@ -229,7 +229,10 @@ impl Session {
             b"position" => self.on_position(&mut out, line),
             b"go" => self.on_go(&mut out, line, now),
             b"stop" | b"ponderhit" => self.on_stop(&mut out, line, now),
-            b"setoption" => self.on_setoption(&mut out, line),
+            b"setoption" => {
+                self.restart.slow_pending = true;
+                self.on_setoption(&mut out, line);
+            }
             b"isready" => {
                 self.restart.on_isready(now);
                 self.forward_to_engine(&mut out, line);
@@ -241,6 +244,7 @@ impl Session {
             }
             b"ucinewgame" => {
                 self.restart.note_ucinewgame();
+                self.restart.slow_pending = true;
                 self.forward_to_engine(&mut out, line);
             }
             _ => self.forward_to_engine(&mut out, line),

@@ -114,7 +114,7 @@ impl Session {
             return true;
         };
         r.suspects.remove(&key);
-        r.ping_deadline = now.map(|now| now + r.policy.ping_timeout);
+        r.ping_deadline = now.map(|now| now + r.answer_timeout());
         false
     }
 

@@ -108,6 +108,7 @@ impl Session {
         if token == b"readyok" && self.barrier_readyok(now) {
             self.restart.phase = Phase::Running;
             self.restart.ping_deadline = None;
+            self.restart.slow_pending = false;
             let restored = if self.restart.position.is_some() && !self.rejected {
                 "options and position restored"
             } else {
@@ -135,6 +136,9 @@ impl Session {
     /// `ucinewgame`, the last valid position, then `isready`.
     fn send_replay(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
         let mut lines = self.replay_options();
+        // Replayed options (a large Hash takes seconds) and `ucinewgame` are timed like the
+        // GUI's own (`Restart::answer_timeout`).
+        self.restart.slow_pending = !lines.is_empty() || self.restart.ucinewgame;
         if self.restart.ucinewgame {
             lines.push(Bytes::from_static(b"ucinewgame\n"));
         }
@@ -147,6 +151,6 @@ impl Session {
             self.forward_to_engine(out, line);
         }
         self.restart.phase = Phase::Barrier;
-        self.restart.ping_deadline = now.map(|now| now + self.restart.policy.ping_timeout);
+        self.restart.ping_deadline = now.map(|now| now + self.restart.answer_timeout());
     }
 }

@@ -137,6 +137,10 @@ pub(super) struct Restart {
     /// GUI): such put-offs end after one more timeout, so an engine that keeps printing but
     /// never answers is still caught.
     pub(super) overdue_since: Option<Instant>,
+    /// A `setoption` or `ucinewgame` went to the engine since its last `readyok`: it may be
+    /// allocating a hash table or loading a network, so `readyok` / `bestmove` get
+    /// `startup_timeout` rather than `ping_timeout`.
+    pub(super) slow_pending: bool,
     /// The engine got the start of an over-long GUI line but not its end yet.
     pub(super) gui_piece_open: bool,
     /// fenguard killed the engine because it hung.
@@ -169,6 +173,7 @@ impl Restart {
             stop_deadline: None,
             last_backlog: None,
             overdue_since: None,
+            slow_pending: false,
             gui_piece_open: false,
             hung: false,
             count: 0,

@@ -33,6 +33,9 @@ pub(super) struct Search {
     root: Option<Chess>,
     /// How fenguard answers it itself (`bestmove 0000`), or `None` when the engine searches.
     own: Option<OwnAnswer>,
+    /// A `stop` was forwarded while the engine owed this search: its `bestmove` is due within
+    /// the ping timeout (re-armed when an earlier search's `bestmove` clears the deadline).
+    stopped: bool,
 }
 
 /// A search fenguard answers itself with `bestmove 0000`, in its turn among the searches.
@@ -75,6 +78,7 @@ impl Session {
             started: now,
             root: self.current.clone(),
             own: None,
+            stopped: false,
         };
         if self.rejected {
             out.push(Action::Log(
@@ -166,8 +170,15 @@ impl Session {
             }
             None => {
                 // After `stop`, the engine owes its `bestmove` at once: time it like `readyok`.
-                if first_token(&line) == b"stop" && self.searches.iter().any(|s| s.own.is_none()) {
-                    self.restart.on_stop(now);
+                if first_token(&line) == b"stop" {
+                    let mut owed = false;
+                    for s in self.searches.iter_mut().filter(|s| s.own.is_none()) {
+                        s.stopped = true;
+                        owed = true;
+                    }
+                    if owed {
+                        self.restart.on_stop(now);
+                    }
                 }
                 self.forward_to_engine(out, line);
             }
@@ -269,6 +280,11 @@ impl Session {
             self.record_search(out, search, best, ponder, now, diags);
         }
         self.restart.on_bestmove();
+        // A later search already stopped (stop, go, stop before the first bestmove): its
+        // bestmove is due from now.
+        if self.searches.iter().any(|s| s.own.is_none() && s.stopped) {
+            self.restart.on_stop(now);
+        }
         self.answer_own(out, now);
     }
 

@@ -231,3 +231,34 @@ fn readyok_resets_the_put_off_limit() {
     at(&mut s, false, "info depth 2 pv e2e4", t0 + 29_800 * MS);
     assert!(s.on_tick(t0 + 29_900 * MS).is_empty());
 }
+
+#[test]
+fn readyok_after_a_setoption_gets_the_startup_timeout() {
+    let mut s = restarting();
+    let t0 = Instant::now();
+    // Stockfish allocates a large Hash while handling the setoption: seconds, silently.
+    at(&mut s, true, "setoption name Hash value 4096", t0);
+    at(&mut s, true, "isready", t0);
+    assert_eq!(s.next_deadline(), Some(t0 + 30_000 * MS));
+    at(&mut s, false, "readyok", t0 + 5_000 * MS);
+    at(&mut s, true, "isready", t0 + 6_000 * MS);
+    assert_eq!(s.next_deadline(), Some(t0 + 16_000 * MS));
+}
+
+#[test]
+fn second_stop_is_timed_from_the_first_searchs_bestmove() {
+    let mut s = restarting();
+    let t0 = Instant::now();
+    at(&mut s, true, "position startpos", t0);
+    at(&mut s, true, "go infinite", t0);
+    at(&mut s, true, "stop", t0);
+    at(&mut s, true, "go infinite", t0);
+    at(&mut s, true, "stop", t0);
+    at(&mut s, false, "bestmove e2e4", t0 + 100 * MS);
+    assert_eq!(s.next_deadline(), Some(t0 + 10_100 * MS));
+    let out = s.on_tick(t0 + 10_100 * MS);
+    assert_eq!(
+        to_gui(&out),
+        ["info string fenguard: engine hung: no bestmove after stop within 10000 ms; killing it\n"]
+    );
+}
