@@ -110,11 +110,6 @@ impl<W: Write> Outbox<W> {
         self.written.notify_all();
     }
 
-    /// A write to the pipe is in progress (it may be blocked on a reader that does not read).
-    pub fn is_writing(&self) -> bool {
-        self.lock().writing
-    }
-
     /// A write is in progress, or one that was held up (for [`HELD_UP`] or more) ended within
     /// `grace`: the side feeding this pipe may still be catching up.
     pub fn held_up_within(&self, grace: std::time::Duration) -> bool {

@@ -60,23 +60,24 @@ pub async fn run(
         stdin,
         gui_out,
     );
-    {
-        let mut core = shared.lock();
-        shared.apply(&mut core, start);
-    }
-    flush_in_background(&shared);
+    act(&shared, |_| start);
     core::spawn_engine_readers(&shared, 0, stdout, stderr, logs.stderr.clone());
     if !core::spawn_gui_reader(Arc::clone(&shared), gui_in) {
-        let mut core = shared.lock();
-        let actions = core.session.on_gui_eof();
-        shared.apply(&mut core, actions);
+        act(&shared, |core| core.session.on_gui_eof());
     }
 
-    let mut generation = 0;
-    let (mut out_open, mut err_open, mut running) = (true, true, true);
+    let mut w = Waits {
+        generation: 0,
+        out_open: true,
+        err_open: true,
+        finish: None,
+        grace: None,
+        respawn: None,
+    };
+    let mut running = true;
     let mut exited: Option<EngineExit> = None;
-    let (mut finish, mut signal_status): (Option<u8>, Option<u8>) = (None, None);
-    let (mut drain, mut grace, mut respawn): (Timer, Timer, Timer) = (None, None, None);
+    let mut signal_status: Option<u8> = None;
+    let mut drain: Timer = None;
     // An engine that stops reading blocks the thread writing to it (the GUI's reader): its
     // `isready` and `quit` are then never read, so the session's deadlines cannot fire.
     let ping_timeout = shared.lock().session.ping_timeout();
@@ -88,40 +89,19 @@ pub async fn run(
         // What the threads sent meanwhile (pipes closed, controls) counts before the engine's
         // exit is handled and before deciding to stop.
         while let Ok(notice) = notices.try_recv() {
-            handle_notice(
-                notice,
-                generation,
-                &mut out_open,
-                &mut err_open,
-                &mut |control| {
-                    control_action(
-                        control,
-                        &mut finish,
-                        &mut grace,
-                        &mut respawn,
-                        &watch,
-                        quit_grace,
-                    );
-                },
-            );
+            w.notice(notice, &watch, quit_grace);
         }
-        if let Some(exit) = exited.filter(|_| !out_open && !err_open) {
+        if let Some(exit) = exited.filter(|_| !w.out_open && !w.err_open) {
             (exited, drain, running) = (None, None, false);
-            let mut core = shared.lock();
-            let actions = core.session.on_engine_exit_at(exit, Some(Instant::now()));
-            shared.apply(&mut core, actions);
-            drop(core);
-            flush_in_background(&shared);
+            act(&shared, |core| {
+                core.session.on_engine_exit_at(exit, Some(Instant::now()))
+            });
         }
-        if !running && (finish.is_some() || signal_status.is_some()) {
+        if !running && (w.finish.is_some() || signal_status.is_some()) {
             break;
         }
         tokio::select! {
-            Some(notice) = notices.recv() => {
-                handle_notice(notice, generation, &mut out_open, &mut err_open, &mut |control| {
-                    control_action(control, &mut finish, &mut grace, &mut respawn, &watch, quit_grace);
-                });
-            }
+            Some(notice) = notices.recv() => w.notice(notice, &watch, quit_grace),
             event = watch.next() => match event {
                 Event::Exited(exit) => {
                     exited = Some(exit);
@@ -135,22 +115,19 @@ pub async fn run(
                     // new one is started (see the respawn branch).
                     watch.kill();
                 }
-                Event::Tick => {
-                    let mut core = shared.lock();
+                Event::Tick => act(&shared, |core| {
                     core.ticker.fired();
                     let now = Instant::now();
-                    // While the GUI does not read, the engine's reader thread is blocked writing
-                    // to it and cannot read the engine's readyok / uciok: not the engine's fault.
-                    let actions = if shared.gui.held_up_within(OUTPUT_GRACE) {
+                    // While the GUI does not read, the engine's reader thread is blocked
+                    // writing to it and cannot read the engine's readyok / uciok: not the
+                    // engine's fault.
+                    if shared.gui.held_up_within(OUTPUT_GRACE) {
                         core.session.defer_deadlines(now + STALLED_RECHECK);
                         Vec::new()
                     } else {
                         core.session.on_tick(now)
-                    };
-                    shared.apply(&mut core, actions);
-                    drop(core);
-                    flush_in_background(&shared);
-                }
+                    }
+                }),
             },
             _ = input_check.tick() => {
                 let now = Instant::now();
@@ -166,49 +143,44 @@ pub async fn run(
                     && running
                     && exited.is_none()
                 {
-                    let mut core = shared.lock();
-                    let actions = core.session.on_engine_input_stalled(stalled);
-                    shared.apply(&mut core, actions);
-                    drop(core);
-                    flush_in_background(&shared);
+                    act(&shared, |core| core.session.on_engine_input_stalled(stalled));
                 }
             }
             () = wait(&mut drain), if drain.is_some() => {
                 tracing::warn!("engine output still open {} ms after it exited: not waiting", DRAIN.as_millis());
-                (out_open, err_open, drain) = (false, false, None);
+                (w.out_open, w.err_open, drain) = (false, false, None);
             }
-            () = wait(&mut respawn), if respawn.is_some() => {
-                respawn = None;
+            () = wait(&mut w.respawn), if w.respawn.is_some() => {
+                w.respawn = None;
                 if signal_status.is_some() {
                     continue;
                 }
                 match command.spawn() {
                     Ok(engine) => {
-                        generation += 1;
+                        w.generation += 1;
+                        let generation = w.generation;
                         let pid = engine.child.id();
                         let (child, stdin, stdout, stderr, guard) = engine.into_parts();
                         _guard = guard;
                         shared.engine_in.replace(stdin);
-                        let mut core = shared.lock();
-                        core.generation = generation;
-                        let actions = command.started(&mut core.session, pid);
-                        shared.apply(&mut core, actions);
-                        drop(core);
+                        act(&shared, |core| {
+                            core.generation = generation;
+                            command.started(&mut core.session, pid)
+                        });
                         core::spawn_engine_readers(&shared, generation, stdout, stderr, logs.stderr.clone());
                         watch.adopt(child);
-                        (out_open, err_open, running) = (true, true, true);
+                        (w.out_open, w.err_open, running) = (true, true, true);
                     }
                     Err(err) => {
                         tracing::error!("restarting the engine failed: {err}");
-                        let mut core = shared.lock();
-                        let actions = core.session.on_engine_exit_at(EngineExit::default(), Some(Instant::now()));
-                        shared.apply(&mut core, actions);
+                        act(&shared, |core| {
+                            core.session.on_engine_exit_at(EngineExit::default(), Some(Instant::now()))
+                        });
                     }
                 }
-                flush_in_background(&shared);
             }
-            () = wait(&mut grace), if grace.is_some() => {
-                grace = None;
+            () = wait(&mut w.grace), if w.grace.is_some() => {
+                w.grace = None;
                 if running && exited.is_none() {
                     tracing::warn!("engine still running {} ms after quit: killing it", quit_grace.as_millis());
                     watch.kill();
@@ -218,43 +190,49 @@ pub async fn run(
     }
     finish_gui(&shared).await;
     logs.positions = shared.lock().positions.take();
-    signal_status.or(finish).unwrap_or(0)
+    signal_status.or(w.finish).unwrap_or(0)
 }
 
-fn handle_notice(
-    notice: Notice,
+/// What the loop learns from the threads' [`Notice`]s: the current engine's pipes, and the
+/// session's controls that take waiting.
+struct Waits {
+    /// The current engine (counts restarts); closed pipes of earlier ones do not count.
     generation: u64,
-    out_open: &mut bool,
-    err_open: &mut bool,
-    control: &mut impl FnMut(Control),
-) {
-    match notice {
-        Notice::Closed {
-            pipe,
-            generation: closed,
-        } if closed == generation => match pipe {
-            EnginePipe::Stdout => *out_open = false,
-            EnginePipe::Stderr => *err_open = false,
-        },
-        Notice::Closed { .. } => {}
-        Notice::Control(c) => control(c),
+    out_open: bool,
+    err_open: bool,
+    finish: Option<u8>,
+    grace: Timer,
+    respawn: Timer,
+}
+
+impl Waits {
+    fn notice(&mut self, notice: Notice, watch: &Watch, quit_grace: Duration) {
+        match notice {
+            Notice::Closed { pipe, generation } if generation == self.generation => match pipe {
+                EnginePipe::Stdout => self.out_open = false,
+                EnginePipe::Stderr => self.err_open = false,
+            },
+            Notice::Closed { .. } => {}
+            Notice::Control(Control::StartQuitGrace) => {
+                self.grace = Some(Box::pin(tokio::time::sleep(quit_grace)));
+            }
+            Notice::Control(Control::KillEngine) => watch.kill(),
+            Notice::Control(Control::RestartEngine(after)) => {
+                self.respawn = Some(Box::pin(tokio::time::sleep(after)));
+            }
+            Notice::Control(Control::Finish(status)) => self.finish = Some(status),
+        }
     }
 }
 
-fn control_action(
-    control: Control,
-    finish: &mut Option<u8>,
-    grace: &mut Timer,
-    respawn: &mut Timer,
-    watch: &Watch,
-    quit_grace: Duration,
-) {
-    match control {
-        Control::StartQuitGrace => *grace = Some(Box::pin(tokio::time::sleep(quit_grace))),
-        Control::KillEngine => watch.kill(),
-        Control::RestartEngine(after) => *respawn = Some(Box::pin(tokio::time::sleep(after))),
-        Control::Finish(status) => *finish = Some(status),
-    }
+/// Asks the session under the lock (`ask` gives its actions), carries the actions out and
+/// writes what they queued in the background.
+fn act(shared: &Arc<Shared>, ask: impl FnOnce(&mut core::Core) -> Vec<Action>) {
+    let mut core = shared.lock();
+    let actions = ask(&mut core);
+    shared.apply(&mut core, actions);
+    drop(core);
+    flush_in_background(shared);
 }
 
 /// Writes queued output on tokio's blocking pool, so this loop never waits for a pipe.
