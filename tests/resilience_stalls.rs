@@ -100,14 +100,18 @@ fn engine_behind_a_wrapper_script_dies_with_fenguard() {
     let script = format!("'{FAKE_ENGINE}'; true");
     let mut proxy = Proxy::start(&dir, &["--", "/bin/sh", "-c", &script], &[]);
     let engine = proxy.engine_pid();
+    // Hung: it no longer reads, so the end of its input would not end it either.
+    proxy.send(b"hang\n");
     let fenguard = i32::try_from(proxy.child.id()).unwrap();
     // SAFETY: sending a signal to our own child process.
     assert_eq!(unsafe { libc::kill(fenguard, libc::SIGTERM) }, 0);
     assert_eq!(proxy.wait_exit().code(), Some(128 + 15));
-    assert!(
-        wait_until(|| process_gone(engine).then_some(())).is_some(),
-        "engine {engine} behind the wrapper outlived fenguard"
-    );
+    let gone = wait_until(|| process_gone(engine).then_some(())).is_some();
+    if !gone {
+        // SAFETY: ending the leftover test engine, whose pid this test read.
+        unsafe { libc::kill(engine, libc::SIGKILL) };
+    }
+    assert!(gone, "engine {engine} behind the wrapper outlived fenguard");
 }
 
 #[test]
