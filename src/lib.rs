@@ -6,6 +6,7 @@
 //! - [`session`]: the sans-I/O proxy state machine (GUI line or engine line in, actions out).
 //! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals.
 //! - [`check`]: the offline `fenguard check` command.
+//! - [`variant`]: which rules a game is played under (SPEC section 10).
 
 pub mod check;
 pub mod cli;
@@ -16,3 +17,4 @@ pub mod poslog;
 pub mod proxy;
 pub mod session;
 pub mod uci;
+pub mod variant;

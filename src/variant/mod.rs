@@ -1,0 +1,125 @@
+//! Variants (SPEC section 10): which rules a game is played under, by its `UCI_Variant` name.
+//!
+//! Names follow Fairy-Stockfish's `UCI_Variant` list (`option name UCI_Variant type combo
+//! default chess var 3check var ... var xiangqi`). fenguard models plain chess and Chess960
+//! (the `fen` core), the 8x8 variants that python-chess's `chess.variant` and shakmaty's
+//! `variant` feature model, and the 10x8 boards of the X-FEN definition (Capablanca family);
+//! every other name is [`Variant::Other`]: passed through unchecked (`variant-not-checked`).
+//!
+//! ```
+//! use fenguard::variant::Variant;
+//!
+//! assert_eq!(Variant::from_uci_name("Capablanca"), Variant::Capablanca);
+//! assert!(Variant::Capablanca.is_10x8());
+//! assert_eq!(Variant::from_uci_name("shogi"), Variant::Other("shogi".to_owned()));
+//! assert_eq!(Variant::ThreeCheck.uci_name(), "3check");
+//! ```
+
+/// A variant by its Fairy-Stockfish `UCI_Variant` name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum Variant {
+    /// Standard chess (`chess`, also Fairy-Stockfish's `normal` and `fischerandom`: Chess960 is
+    /// chess with `UCI_Chess960`).
+    #[default]
+    Chess,
+    /// `crazyhouse`: captured pieces go to the capturer's pocket and may be dropped (`P@e4`).
+    Crazyhouse,
+    /// `atomic`: captures explode the 8 neighbouring squares (pawns excepted).
+    Atomic,
+    /// `kingofthehill`: a king on d4, e4, d5 or e5 wins.
+    KingOfTheHill,
+    /// `3check`: the third check wins; the FEN carries check counters.
+    ThreeCheck,
+    /// `horde`: White has 36 pawns and no king.
+    Horde,
+    /// `racingkings`: no checks; the first king on the 8th rank wins.
+    RacingKings,
+    /// `antichess`: captures are compulsory, losing all pieces wins; no castling.
+    Antichess,
+    /// `giveaway`: antichess with castling (Fairy-Stockfish's and python-chess's `giveaway`).
+    Giveaway,
+    /// `capablanca`: 10x8, archbishop and chancellor, king to the c- or i-file when castling.
+    Capablanca,
+    /// `caparandom`: Capablanca Random Chess (10x8 Chess960-style start positions).
+    CapaRandom,
+    /// `gothic`: 10x8, Capablanca pieces in another start position.
+    Gothic,
+    /// `janus`: 10x8 with two janus pieces (`J`/`j`, knight+bishop); king to b or i.
+    Janus,
+    /// `embassy`: 10x8, Capablanca pieces, king to b or h.
+    Embassy,
+    /// Any other name: not modelled, passed through unchanged.
+    Other(String),
+}
+
+impl Variant {
+    /// The variant named `name` (compared case-insensitively, as UCI option values are);
+    /// `normal`, `fischerandom` and `standard` read as [`Variant::Chess`].
+    pub fn from_uci_name(name: &str) -> Variant {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "chess" | "normal" | "standard" | "fischerandom" | "chess960" => Variant::Chess,
+            "crazyhouse" => Variant::Crazyhouse,
+            "atomic" => Variant::Atomic,
+            "kingofthehill" => Variant::KingOfTheHill,
+            "3check" | "threecheck" => Variant::ThreeCheck,
+            "horde" => Variant::Horde,
+            "racingkings" => Variant::RacingKings,
+            "antichess" => Variant::Antichess,
+            "giveaway" => Variant::Giveaway,
+            "capablanca" => Variant::Capablanca,
+            "caparandom" => Variant::CapaRandom,
+            "gothic" => Variant::Gothic,
+            "janus" => Variant::Janus,
+            "embassy" => Variant::Embassy,
+            other => Variant::Other(other.to_owned()),
+        }
+    }
+
+    /// The Fairy-Stockfish `UCI_Variant` name (lowercase).
+    pub fn uci_name(&self) -> &str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Crazyhouse => "crazyhouse",
+            Variant::Atomic => "atomic",
+            Variant::KingOfTheHill => "kingofthehill",
+            Variant::ThreeCheck => "3check",
+            Variant::Horde => "horde",
+            Variant::RacingKings => "racingkings",
+            Variant::Antichess => "antichess",
+            Variant::Giveaway => "giveaway",
+            Variant::Capablanca => "capablanca",
+            Variant::CapaRandom => "caparandom",
+            Variant::Gothic => "gothic",
+            Variant::Janus => "janus",
+            Variant::Embassy => "embassy",
+            Variant::Other(name) => name,
+        }
+    }
+
+    /// Whether the variant is played on the 10x8 board of the X-FEN definition.
+    pub fn is_10x8(&self) -> bool {
+        matches!(
+            self,
+            Variant::Capablanca
+                | Variant::CapaRandom
+                | Variant::Gothic
+                | Variant::Janus
+                | Variant::Embassy
+        )
+    }
+
+    /// Whether the variant is one of the 8x8 variants shakmaty's `variant` feature models.
+    pub fn is_8x8_variant(&self) -> bool {
+        matches!(
+            self,
+            Variant::Crazyhouse
+                | Variant::Atomic
+                | Variant::KingOfTheHill
+                | Variant::ThreeCheck
+                | Variant::Horde
+                | Variant::RacingKings
+                | Variant::Antichess
+                | Variant::Giveaway
+        )
+    }
+}
