@@ -19,6 +19,7 @@ mod analysis;
 mod castling;
 mod diagnostic;
 mod epd;
+mod fields;
 mod geometry;
 mod parse;
 mod placement;

@@ -1,8 +1,10 @@
 //! The tolerant tokenizer and field parser: bytes in, fields and syntax diagnostics out.
 //!
 //! Runs of ASCII whitespace separate fields; surrounding whitespace is ignored. Missing
-//! trailing fields take the defaults `w - - 0 1` (one `missing-field` warning). Every
-//! diagnostic carries a byte span into the input.
+//! fields take their defaults `w - - 0 1` (a `missing-field` warning); which fields are
+//! missing is read from what the others look like (`super::fields`), and an input with two
+//! readings is rejected (a `missing-field` error). Every diagnostic carries a byte span into
+//! the input.
 
 use std::ops::Range;
 
@@ -10,19 +12,11 @@ use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, File, Rank, Square};
 
 use super::diagnostic::{Code, Severity};
 use super::epd::{extra_message, is_epd_operations};
+use super::fields::line_up;
 use super::geometry::Geometry;
 use super::placement::{parse_placement, parse_standard_fast};
 use super::sink::Sink;
 use super::text::{char_len, quote, space_len};
-
-const FIELD_NAMES: [&str; 6] = [
-    "piece placement",
-    "active color",
-    "castling",
-    "en passant",
-    "halfmove clock",
-    "fullmove number",
-];
 
 /// The en passant field as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,24 +125,14 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
             return None;
         }
     }
-    if count < 6 && epd.is_none() {
-        let end = spans[count - 1].as_ref().map_or(input.len(), |s| s.end);
-        diags
-            .add(
-                Code::MissingField,
-                Severity::Warning,
-                Some(end..end),
-                || {
-                    format!(
-                        "missing {}; expected six fields",
-                        FIELD_NAMES[count..].join(", ")
-                    )
-                },
-            )
-            .fix_with(|| {
-                let defaults = ["w", "-", "-", "0", "1"][count - 1..].join(" ");
-                format!("append the defaults `{defaults}`")
-            });
+    let startpos = spans[0]
+        .clone()
+        .is_some_and(|s| input[s].eq_ignore_ascii_case(b"startpos"));
+    if count < 6 && epd.is_none() && !startpos {
+        spans = line_up(input, spans, count, diags);
+        if diags.done() {
+            return None;
+        }
     }
 
     let field = |n: usize| spans[n].clone().map(|s| (&input[s.clone()], s));
@@ -160,8 +144,7 @@ pub(crate) fn parse(input: &[u8], geometry: Geometry, diags: &mut Sink) -> Optio
     let field0 = &input[placement.clone()];
     // Only the 8x8 board is stored; other geometries are checked for syntax alone.
     let standard = geometry == Geometry::STANDARD;
-    if field0.eq_ignore_ascii_case(b"startpos") {
-        diags.forget(Code::MissingField);
+    if startpos {
         diags.add(Code::UnknownPiece, Severity::Error, Some(placement), || {
             "`startpos` is a UCI keyword, not a piece placement; expected `position startpos` or `position fen <FEN>`".to_owned()
         });

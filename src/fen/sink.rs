@@ -67,12 +67,6 @@ impl Sink {
         !self.detailed && self.errors > 0
     }
 
-    /// Drops the kept diagnostics with `code` (never errors: the count is unchanged).
-    pub(crate) fn forget(&mut self, code: Code) {
-        debug_assert!(self.list.iter().all(|d| d.code != code || !d.is_error()));
-        self.list.retain(|d| d.code != code);
-    }
-
     /// The kept diagnostics, in the order recorded.
     pub(crate) fn into_list(self) -> Vec<Diagnostic> {
         self.list
