@@ -185,11 +185,29 @@ class Quirk:
     applies: Callable[[str], bool]
 
 
+def lone_move_counter(line: str) -> bool:
+    """Five fields, the last a nonzero number: python-chess reads it as the halfmove clock
+    (fields by position), but it is the fullmove number just as well when the halfmove clock
+    is the missing field (SPEC 6: where two readings remain the position is rejected)."""
+    fields = line.split()
+    if len(fields) != 5:
+        return False
+    try:
+        return int(fields[4]) != 0
+    except ValueError:
+        return False
+
+
 QUIRKS = (
     Quirk("queenside-letter-without-rook", ("castling-without-rook",),
           "python-chess drops a `Q`/`q` castling letter without complaint when that color "
           "has no rook on its back rank (but calls the same with `K`/`k` invalid); SPEC's "
           "`castling-without-rook` names it an error.", queenside_letter_without_rook),
+    Quirk("lone-move-counter", ("missing-field",),
+          "python-chess reads a lone counter after the en passant field (`w - - 120`) as the "
+          "halfmove clock; it can be the fullmove number as well (the halfmove clock "
+          "missing), so fenguard rejects it as ambiguous (SPEC 6, `missing-field`) rather "
+          "than risk a fifty-move draw.", lone_move_counter),
 )
 
 # python-chess leniencies the corpus deliberately does not generate (fenguard's answer is
