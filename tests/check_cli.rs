@@ -259,3 +259,24 @@ fn each_line_from_a_pipe_is_answered_before_the_next_arrives() {
     drop(stdin);
     assert!(child.wait().expect("exits").code() == Some(1));
 }
+
+/// Issue 9 class 4: `check --repair` reads a missing field as the proxy does: the counters
+/// stay in place, a lone counter is rejected (not repaired).
+#[test]
+fn repair_keeps_counters_in_place_when_the_ep_field_is_missing() {
+    let o = check(
+        &["--format", "fen", "--repair", "-"],
+        "4k3/8/8/8/8/8/8/Q3K3 w - 0 120\n4k3/8/8/8/8/8/8/Q3K3 w - - 120\n",
+    );
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (
+            Some(1),
+            "4k3/8/8/8/8/8/8/Q3K3 w - - 0 120\ninvalid\n".to_owned()
+        )
+    );
+    let o = check(&["--format", "json"], "4k3/8/8/8/8/8/8/Q3K3 w - 0 120\n");
+    let record: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(record["diagnostics"][0]["code"], "missing-field", "{record}");
+    assert_eq!(record["diagnostics"][0]["span"], serde_json::json!([25, 25]));
+}

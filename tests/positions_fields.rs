@@ -249,3 +249,55 @@ fn r18_halfmove_clock_99_is_kept_without_a_warning() {
         "{lines:#?}"
     );
 }
+
+/// Issue 9 class 4: the en passant field is missing (`w - 0 120`); the counters stay where they
+/// are (halfmove clock 0, fullmove number 120), not shifted into a fifty-move draw.
+#[test]
+fn r19_missing_ep_field_keeps_the_counters_in_place() {
+    let Some(mut gui) = Gui::stockfish_ready("r19-missing-ep", "") else {
+        return;
+    };
+    let (lines, record) = gui.expect_sent(
+        "position fen 4k3/8/8/8/8/8/8/Q3K3 w - 0 120",
+        "valid",
+        "position fen 4k3/8/8/8/8/8/8/Q3K3 w - - 0 120",
+    );
+    assert_eq!(codes(&record, "warning"), ["missing-field"], "{record}");
+    let warning = starting_with(&lines, "info string fenguard: warning: missing-field: ");
+    assert_eq!(warning.len(), 1, "{lines:#?}");
+    assert!(warning[0].contains("missing en passant"), "{lines:#?}");
+    // KQ vs K: Stockfish sees no fifty-move draw; it finds a winning score.
+    let lines = gui.go("go depth 12");
+    let last_score = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split(" score ").nth(1))
+        .expect("a score");
+    assert!(
+        last_score.starts_with("mate ")
+            || last_score
+                .strip_prefix("cp ")
+                .and_then(|s| s.split(' ').next()?.parse::<i32>().ok())
+                .is_some_and(|cp| cp > 500),
+        "score {last_score}: {lines:#?}"
+    );
+}
+
+/// Issue 9 class 4: a lone counter after the en passant field could be either counter: the
+/// position is rejected, and `go` answered `bestmove 0000`.
+#[test]
+fn r19_lone_counter_is_rejected_as_ambiguous() {
+    let Some(mut gui) = Gui::stockfish_ready("r19-lone-counter", "") else {
+        return;
+    };
+    let (lines, record) = gui.position("position fen 4k3/8/8/8/8/8/8/Q3K3 w - - 120");
+    assert_eq!(record["verdict"], "rejected", "{record}");
+    assert_eq!(record["sent"], Value::Null, "{record}");
+    let report = starting_with(&lines, &rejected("missing-field"));
+    assert_eq!(report.len(), 1, "{lines:#?}");
+    assert!(
+        report[0].contains("`120` reads as the halfmove clock or the fullmove number"),
+        "{lines:#?}"
+    );
+    assert_eq!(gui.go("go depth 1"), ["bestmove 0000"]);
+}
