@@ -277,6 +277,12 @@ fn repair_keeps_counters_in_place_when_the_ep_field_is_missing() {
     );
     let o = check(&["--format", "json"], "4k3/8/8/8/8/8/8/Q3K3 w - 0 120\n");
     let record: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    assert_eq!(record["diagnostics"][0]["code"], "missing-field", "{record}");
-    assert_eq!(record["diagnostics"][0]["span"], serde_json::json!([25, 25]));
+    assert_eq!(
+        record["diagnostics"][0]["code"], "missing-field",
+        "{record}"
+    );
+    assert_eq!(
+        record["diagnostics"][0]["span"],
+        serde_json::json!([25, 25])
+    );
 }

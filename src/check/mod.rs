@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::fen::{CastlingStyle, EpMode, Options};
+use crate::proxy::codec::MAX_LINE;
 
 pub use output::Format;
 
@@ -151,8 +152,11 @@ fn check_all(
 }
 
 /// Checks every line of `input` (a final line without newline included), reusing one buffer.
-/// The output is flushed whenever the input has nothing more buffered, so a program that feeds
-/// one line and waits gets its answer, while a file is still written in large blocks.
+/// A line longer than [`MAX_LINE`] is not kept: its first bytes are, the rest is read and
+/// dropped, and it gets one `line-too-long` output line, so memory stays bounded whatever
+/// the input. The output is flushed whenever the input has nothing more buffered, so a
+/// program that feeds one line and waits gets its answer, while a file is still written in
+/// large blocks.
 fn check_lines<R: io::Read>(
     mut input: BufReader<R>,
     checker: &mut output::Checker,
@@ -161,7 +165,8 @@ fn check_lines<R: io::Read>(
     let mut line = Vec::with_capacity(256);
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        let length = read_capped_line(&mut input, &mut line, MAX_LINE + 2)?;
+        if length == 0 {
             return Ok(());
         }
         if line.last() == Some(&b'\n') {
@@ -170,9 +175,40 @@ fn check_lines<R: io::Read>(
                 line.pop();
             }
         }
-        checker.line(&line, out)?;
+        if line.len() > MAX_LINE {
+            checker.too_long(&line, length, out)?;
+        } else {
+            checker.line(&line, out)?;
+        }
         if input.buffer().is_empty() {
             out.flush()?;
+        }
+    }
+}
+
+/// Reads one line (through its `\n`, or to the end of input) and appends at most `keep` of
+/// its bytes to `line`; returns the line's full length in bytes (0 at the end of input).
+fn read_capped_line(input: &mut impl BufRead, line: &mut Vec<u8>, keep: usize) -> io::Result<u64> {
+    let mut length = 0u64;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(length);
+        }
+        let (take, ended) = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = keep.saturating_sub(line.len()).min(take);
+        line.extend_from_slice(&buf[..room]);
+        input.consume(take);
+        length += take as u64;
+        if ended {
+            return Ok(length);
         }
     }
 }

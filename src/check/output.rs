@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::Settings;
-use crate::fen::{Diagnostic, FenDisplay, analyze, valid_position};
+use crate::fen::{Code, Diagnostic, FenDisplay, Severity, analyze, valid_position};
 
 /// `--format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -98,6 +98,48 @@ impl Checker {
                     write_human(input, d, out)?;
                 }
                 Ok(())
+            }
+        }
+    }
+
+    /// The output line of an input line longer than the cap (`line` holds its first bytes,
+    /// `length` is its full length in bytes, line end included): invalid, `line-too-long`.
+    /// The JSON `input` shows the first 64 bytes and `…`.
+    pub(crate) fn too_long(
+        &mut self,
+        line: &[u8],
+        length: u64,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        self.line_number += 1;
+        self.all_ok = false;
+        let d = Diagnostic::new(
+            Code::LineTooLong,
+            Severity::Error,
+            None,
+            format!(
+                "line of {length} bytes is longer than the {}-byte cap; not checked",
+                crate::proxy::codec::MAX_LINE
+            ),
+        );
+        let head = String::from_utf8_lossy(&line[..line.len().min(64)]) + "…";
+        match self.settings.format {
+            Format::Fen => self.write_fen(None, out),
+            Format::Json => {
+                let record = Record {
+                    input: head,
+                    valid: false,
+                    repaired: false,
+                    fen: None,
+                    chess960: false,
+                    diagnostics: vec![DiagnosticRecord::new(&d, line)],
+                };
+                serde_json::to_writer(&mut *out, &record)?;
+                out.write_all(b"\n")
+            }
+            Format::Human => {
+                writeln!(out, "line {}: invalid", self.line_number)?;
+                writeln!(out, "  {d}")
             }
         }
     }

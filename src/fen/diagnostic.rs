@@ -136,6 +136,8 @@ codes! {
     FiftyMoveDraw => "fifty-move-draw",
     /// A number too large to be a move counter (over 4294967295).
     CounterTooLarge => "counter-too-large",
+    /// A line longer than the line cap (1 MiB); not read further (`fenguard check`, the proxy).
+    LineTooLong => "line-too-long",
     /// A move that is not long algebraic notation.
     BadMoveSyntax => "bad-move-syntax",
     /// A move that is not legal in its position.
