@@ -255,9 +255,12 @@ fn missing_engine_is_one_line_and_status_two() {
 fn engine_not_on_path_is_one_line_and_status_two() {
     let out = run_to_end(&["--", "no-such-engine-fenguard"]);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "fenguard: engine not found: `no-such-engine-fenguard` (looked on PATH)\n"
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("fenguard: engine not found: `no-such-engine-fenguard` (looked on PATH and in: ")
+            && stderr.ends_with("/usr/games, /usr/local/games); give its full path: `fenguard -- /path/to/engine` or engine.command\n")
+            && stderr.lines().count() == 1,
+        "{stderr}"
     );
 }
 

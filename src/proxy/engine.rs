@@ -19,9 +19,18 @@ pub enum EngineError {
     /// No engine command was given.
     #[error("no engine given: set engine.command in the config or run `fenguard -- ENGINE`")]
     NoCommand,
-    /// A bare name was not found in any `PATH` directory.
-    #[error("engine not found: `{}` (looked on PATH)", .0.display())]
-    NotOnPath(PathBuf),
+    /// A bare name was not found in any `PATH` directory, nor in the Unix games directories.
+    #[error(
+        "engine not found: `{}` (looked on PATH and in: {}); give its full path: `fenguard -- /path/to/engine` or engine.command",
+        name.display(),
+        looked.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    NotOnPath {
+        /// The name as given.
+        name: PathBuf,
+        /// The directories searched, in order (`PATH`'s, then [`FALLBACK_DIRS`]).
+        looked: Vec<PathBuf>,
+    },
     /// A path that does not exist.
     #[error("engine not found: `{}`", .0.display())]
     NotFound(PathBuf),
@@ -38,13 +47,34 @@ pub enum EngineError {
     },
 }
 
+/// Where a bare engine name is looked for after `PATH`: Debian and Ubuntu install engines
+/// (`stockfish`, `fairy-stockfish`, `toga2`, `polyglot`) in `/usr/games`, which root's
+/// `PATH` and many service environments do not contain.
+#[cfg(unix)]
+pub const FALLBACK_DIRS: &[&str] = &["/usr/games", "/usr/local/games"];
+/// Where a bare engine name is looked for after `PATH` (none on Windows).
+#[cfg(not(unix))]
+pub const FALLBACK_DIRS: &[&str] = &[];
+
 /// Resolves `command` like a shell would, without running one: a name without a path
-/// separator is looked up in the directories of `path_var` (`$PATH`); a path must be an
-/// executable file. The result is absolute when the input was a path.
+/// separator is looked up in the directories of `path_var` (`$PATH`), then in
+/// [`FALLBACK_DIRS`]; a path must be an executable file. The result is absolute when the
+/// input was a path.
 ///
 /// # Errors
-/// [`EngineError::NotOnPath`], [`EngineError::NotFound`] or [`EngineError::NotExecutable`].
+/// [`EngineError::NotOnPath`] (naming every directory searched), [`EngineError::NotFound`] or
+/// [`EngineError::NotExecutable`].
 pub fn resolve(command: &OsStr, path_var: Option<&OsStr>) -> Result<PathBuf, EngineError> {
+    let fallback: Vec<&Path> = FALLBACK_DIRS.iter().map(Path::new).collect();
+    resolve_in(command, path_var, &fallback)
+}
+
+/// [`resolve`] with the directories searched after `PATH` given.
+fn resolve_in(
+    command: &OsStr,
+    path_var: Option<&OsStr>,
+    fallback: &[&Path],
+) -> Result<PathBuf, EngineError> {
     if command.is_empty() {
         return Err(EngineError::NoCommand);
     }
@@ -57,14 +87,22 @@ pub fn resolve(command: &OsStr, path_var: Option<&OsStr>) -> Result<PathBuf, Eng
             Ok(_) => Err(EngineError::NotExecutable(path)),
         };
     }
-    let dirs = path_var
-        .map(|p| std::env::split_paths(p).collect::<Vec<_>>())
+    let mut dirs: Vec<PathBuf> = path_var
+        .map(|p| std::env::split_paths(p).collect())
         .unwrap_or_default();
+    dirs.retain(|dir| !dir.as_os_str().is_empty());
+    for dir in fallback {
+        if !dirs.iter().any(|d| d == dir) {
+            dirs.push(dir.to_path_buf());
+        }
+    }
     dirs.iter()
-        .filter(|dir| !dir.as_os_str().is_empty())
         .flat_map(|dir| candidates(dir, command))
         .find(|candidate| is_executable(candidate))
-        .ok_or_else(|| EngineError::NotOnPath(path.to_path_buf()))
+        .ok_or_else(|| EngineError::NotOnPath {
+            name: path.to_path_buf(),
+            looked: dirs.clone(),
+        })
 }
 
 #[cfg(unix)]
@@ -294,12 +332,47 @@ mod tests {
     }
 
     #[test]
-    fn bare_name_missing_from_path_says_so() {
-        let err = resolve(OsStr::new("stockfsh"), Some(OsStr::new("/bin"))).unwrap_err();
+    fn bare_name_missing_from_path_says_where_it_looked() {
+        let err = resolve_in(
+            OsStr::new("stockfsh"),
+            Some(OsStr::new("/bin:/usr/games")),
+            &[Path::new("/usr/games"), Path::new("/usr/local/games")],
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "engine not found: `stockfsh` (looked on PATH)"
+            "engine not found: `stockfsh` (looked on PATH and in: /bin, /usr/games, /usr/local/games); give its full path: `fenguard -- /path/to/engine` or engine.command"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn bare_name_missing_from_path_is_found_in_a_games_directory() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let games = std::env::temp_dir().join(format!("fenguard-games-{}", std::process::id()));
+        std::fs::create_dir_all(&games).unwrap();
+        let engine = games.join("fenguard-test-engine");
+        std::fs::write(&engine, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let found = resolve_in(
+            OsStr::new("fenguard-test-engine"),
+            Some(OsStr::new("/bin")),
+            &[Path::new("/nonexistent-games"), &games],
+        );
+        let _ = std::fs::remove_dir_all(&games);
+        assert_eq!(found.unwrap(), engine);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn games_directories_are_searched_after_path() {
+        assert_eq!(FALLBACK_DIRS, ["/usr/games", "/usr/local/games"]);
+        let found = resolve_in(
+            OsStr::new("sh"),
+            Some(OsStr::new("/bin")),
+            &[Path::new("/usr/bin")],
+        );
+        assert_eq!(found.unwrap(), PathBuf::from("/bin/sh"));
     }
 
     #[test]
