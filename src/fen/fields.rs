@@ -175,10 +175,10 @@ pub(crate) fn align(input: &[u8], tokens: &[Range<usize>]) -> (Alignment, [Optio
         let mut reading = [None; 6];
         let mut t = 0;
         let mut fits = true;
-        for field in COLOR..=FULLMOVE {
+        for (field, slot) in reading.iter_mut().enumerate().skip(COLOR) {
             if mask & (1 << (field - 1)) != 0 {
                 fits &= field == COLOR || shape(text(t)) & (1 << field) != 0;
-                reading[field] = Some(t);
+                *slot = Some(t);
                 t += 1;
             }
         }
