@@ -1,6 +1,6 @@
-//! Rows R12–R18 of `shared/cases/public-reports.md` and issue 9's missing fields (R19) end to end (en passant, missing and
-//! malformed fields, counters): the built fenguard in front of real Stockfish, driven through
-//! pipes like a GUI. Under CI (`CI=true`) a missing Stockfish fails these tests.
+//! Rows R12–R18 of `shared/cases/public-reports.md` and issue 9's missing fields (R19) end to
+//! end (en passant, missing and malformed fields, counters): the built fenguard in front of
+//! real Stockfish, driven through pipes like a GUI. Under CI (`CI=true`) a missing Stockfish fails these tests.
 
 mod common;
 
