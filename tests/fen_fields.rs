@@ -205,12 +205,21 @@ fn values_out_of_order_are_rejected_not_moved() {
     let d = support::only(input, Code::MissingField, &Options::default());
     assert_eq!((d.severity, d.span), (Severity::Error, Some(24..26)));
     assert!(
-        d.message
-            .contains("`e3` looks like the en passant but stands where the castling belongs"),
+        d.message.contains(
+            "`e3` looks like the en passant square but stands where the castling field belongs"
+        ),
         "{}",
         d.message
     );
     assert_eq!(read(input), None);
+    // Only the one finding: no field is read from another field's value.
+    let analysis = analyze(input.as_bytes(), &Options::default());
+    assert_eq!(
+        analysis.diagnostics().len(),
+        1,
+        "{:#?}",
+        analysis.diagnostics()
+    );
 }
 
 #[test]

@@ -82,6 +82,17 @@ pub(crate) const FIELD_NAMES: [&str; 6] = [
     "fullmove number",
 ];
 
+/// The fields as nouns for messages ("looks like the en passant square"), indexed like
+/// [`FIELD_NAMES`].
+const FIELD_NOUNS: [&str; 6] = [
+    "piece placement",
+    "active color",
+    "castling field",
+    "en passant square",
+    "halfmove clock",
+    "fullmove number",
+];
+
 /// The defaults of fields 1-5, indexed like [`FIELD_NAMES`].
 pub(crate) const DEFAULTS: [&str; 6] = ["", "w", "-", "-", "0", "1"];
 
@@ -336,6 +347,8 @@ pub(crate) fn line_up(
                     )
                 },
             );
+            // Neither reading is used: no counter diagnostics on the value read two ways.
+            lined[first] = None;
             lined
         }
         Alignment::Misaligned {
@@ -351,12 +364,13 @@ pub(crate) fn line_up(
                     format!(
                         "the fields do not line up: {} looks like the {} but stands where the {} belongs; expected six fields in order: active color, castling, en passant, halfmove clock, fullmove number",
                         text(token),
-                        FIELD_NAMES[looks_like],
-                        FIELD_NAMES[stands],
+                        FIELD_NOUNS[looks_like],
+                        FIELD_NOUNS[stands],
                     )
                 },
             );
-            spans
+            // No field after the color is read: each would be read from another's value.
+            [spans[0].clone(), spans[1].clone(), None, None, None, None]
         }
         Alignment::ColorMissing { looks_like } => {
             diags.add(
@@ -367,11 +381,11 @@ pub(crate) fn line_up(
                     format!(
                         "missing active color: {} looks like the {}; expected `w` or `b` after the piece placement (the side to move is never guessed)",
                         text(0),
-                        FIELD_NAMES[looks_like],
+                        FIELD_NOUNS[looks_like],
                     )
                 },
             );
-            spans
+            [spans[0].clone(), None, None, None, None, None]
         }
     }
 }
