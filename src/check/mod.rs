@@ -2,6 +2,7 @@
 //! arguments, `--file F`, or standard input (`-`), streaming through buffers.
 
 mod output;
+mod variant8;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -40,6 +41,15 @@ pub struct CheckArgs {
     /// Standard-chess castling rules: a right only Chess960 allows is an error.
     #[arg(long)]
     pub standard: bool,
+    /// The variant's rules (SPEC section 10), by its `UCI_Variant` name: `chess` (default),
+    /// or an 8x8 variant (`crazyhouse`, `atomic`, `kingofthehill`, `3check`, `horde`,
+    /// `racingkings`, `antichess`, `giveaway`).
+    #[arg(long, value_name = "NAME", default_value = "chess")]
+    pub variant: String,
+    /// Debugging aid for 8x8 variants: also print the legal moves of each valid (or repaired)
+    /// position, in UCI (`legal_moves` in json; a `moves:` line in human and fen formats).
+    #[arg(long)]
+    pub legal_moves: bool,
 }
 
 /// `--castling` values.
@@ -100,10 +110,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let settings = Settings::from(&args);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let variant = crate::variant::Variant::from_uci_name(&args.variant);
     let mut checker = output::Checker::new(settings);
-    let result = check_all(&args, &mut checker, &mut out).and_then(|()| out.flush());
+    let mut checker8 = variant8::Checker8::new(variant.clone(), settings, args.legal_moves);
+    let result = match variant.is_8x8_variant() {
+        true => check_all(&args, &mut |l, o| checker8.line(l, o), &mut out),
+        false => check_all(&args, &mut |l, o| checker.line(l, o), &mut out),
+    }
+    .and_then(|()| out.flush());
     match result {
-        Ok(()) if checker.all_ok() => ExitCode::SUCCESS,
+        Ok(()) if checker.all_ok() && checker8.all_ok() => ExitCode::SUCCESS,
         Ok(()) => ExitCode::from(1),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(2),
         Err(e) => {
@@ -114,10 +130,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 }
 
-fn check_all(
+/// Checks one line (without its line end) and writes its output.
+type LineFn<'a, W> = dyn FnMut(&[u8], &mut W) -> io::Result<()> + 'a;
+
+fn check_all<W: Write>(
     args: &CheckArgs,
-    checker: &mut output::Checker,
-    out: &mut impl Write,
+    checker: &mut LineFn<'_, W>,
+    out: &mut W,
 ) -> io::Result<()> {
     let read_stdin = args.fens.is_empty() && args.file.is_none();
     for fen in &args.fens {
@@ -128,7 +147,7 @@ fn check_all(
                 out,
             )?;
         } else {
-            checker.line(fen.as_encoded_bytes(), out)?;
+            checker(fen.as_encoded_bytes(), out)?;
         }
     }
     if let Some(path) = &args.file {
@@ -153,10 +172,10 @@ fn check_all(
 /// Checks every line of `input` (a final line without newline included), reusing one buffer.
 /// The output is flushed whenever the input has nothing more buffered, so a program that feeds
 /// one line and waits gets its answer, while a file is still written in large blocks.
-fn check_lines<R: io::Read>(
+fn check_lines<R: io::Read, W: Write>(
     mut input: BufReader<R>,
-    checker: &mut output::Checker,
-    out: &mut impl Write,
+    checker: &mut LineFn<'_, W>,
+    out: &mut W,
 ) -> io::Result<()> {
     let mut line = Vec::with_capacity(256);
     loop {
@@ -170,7 +189,7 @@ fn check_lines<R: io::Read>(
                 line.pop();
             }
         }
-        checker.line(&line, out)?;
+        checker(&line, out)?;
         if input.buffer().is_empty() {
             out.flush()?;
         }
