@@ -40,7 +40,7 @@
 
 use shakmaty::uci::UciMove;
 use shakmaty::variant::{Variant as ShakmatyVariant, VariantPosition};
-use shakmaty::{Bitboard, CastlingMode, Color, File, Move, Position, Setup};
+use shakmaty::{Bitboard, CastlingMode, Color, File, Move, Position, PositionErrorKinds, Setup};
 
 use super::Variant;
 use super::eight_diag::{Places, diagnose};
@@ -99,8 +99,12 @@ impl Position8 {
     }
 
     /// The legal moves in UCI, written in `notation` (castles as king-takes-rook in Chess960
-    /// notation), drops as `P@e4`, in shakmaty's generation order.
+    /// notation), drops as `P@e4`, in shakmaty's generation order; none once the game is
+    /// over by the variant's rules (as python-chess).
     pub fn legal_moves(&self, notation: Notation) -> Vec<String> {
+        if self.pos.is_variant_end() {
+            return Vec::new();
+        }
         self.pos
             .legal_moves()
             .into_iter()
@@ -115,6 +119,9 @@ impl Position8 {
     /// [`ReadError`]: `Syntax`, `Null`, `Illegal` or `MissingPromotion`.
     pub fn read_move(&self, text: &[u8], notation: Notation) -> Result<Reading, ReadError> {
         let uci = UciMove::from_ascii(text).map_err(|_| ReadError::Syntax)?;
+        if self.pos.is_variant_end() && uci != UciMove::Null {
+            return Err(ReadError::Illegal);
+        }
         eight_moves::read_uci(&self.pos, uci, notation)
     }
 
@@ -281,6 +288,23 @@ pub fn analyze(variant: &Variant, input: &[u8], opts: &Options) -> Analysis8 {
                 }
             }
         }
+        for color in Color::ALL {
+            let rank = Bitboard::from_rank(color.backrank());
+            let king = setup.board.kings() & setup.board.by_color(color) & setup.promoted;
+            if king.is_empty() {
+                continue;
+            }
+            // python-chess: a king marked promoted (`k~`) is no king for castling.
+            for rook in setup.castling_rights & rank {
+                setup.castling_rights.discard(rook);
+                diags.push(Diagnostic::new(
+                    Code::CastlingWithoutKing,
+                    Severity::Error,
+                    places.castling.clone(),
+                    format!("castling right for the rook on {rook}, but the {color} king is marked promoted (`~`), and a promoted king cannot castle"),
+                ).with_fix("drop the castling right"));
+            }
+        }
         let (position, repaired) = build(variant, v, setup, &places, &mut diags);
         if syntax_ok && diags.iter().all(|d| !d.is_error()) {
             out.position = position;
@@ -309,18 +333,62 @@ fn build(
         variant: variant.clone(),
         pos,
     };
-    match VariantPosition::from_setup(v, setup.clone(), CastlingMode::Chess960) {
-        Ok(pos) => (Some(wrap(pos)), None),
+    let too_much = too_much_material(variant, &setup);
+    let result = match VariantPosition::from_setup(v, setup.clone(), CastlingMode::Chess960) {
+        Ok(pos) => Ok(pos),
+        // python-chess's material rules, not shakmaty's promotion counting (racing kings
+        // keeps shakmaty's, which are python-chess's too).
+        Err(e) if *variant != Variant::RacingKings => e.ignore_too_much_material(),
+        Err(e) => Err(e),
+    };
+    let mut kinds = match &result {
+        Ok(_) => PositionErrorKinds::empty(),
+        Err(e) => e.kinds(),
+    };
+    if *variant != Variant::RacingKings {
+        kinds.set(PositionErrorKinds::TOO_MUCH_MATERIAL, too_much);
+    }
+    diags.extend(diagnose(variant, &setup, kinds, places));
+    match result {
+        Ok(pos) if !too_much => (Some(wrap(pos)), None),
+        Ok(_) => (None, None),
         Err(e) => {
-            let kinds = e.kinds();
-            diags.extend(diagnose(variant, &setup, kinds, places));
             let repaired = e
                 .ignore_invalid_castling_rights()
                 .or_else(|e| e.ignore_invalid_ep_square())
-                .ok();
+                .ok()
+                .filter(|_| !too_much);
             (None, repaired.map(wrap))
         }
     }
+}
+
+/// python-chess 1.11.2's material rule (`STATUS_TOO_MANY_*`): at most 16 pieces and 8 pawns
+/// a side; the horde at most 36 pieces; in crazyhouse only beyond 32 pieces or 16 pawns on
+/// the board and in the pockets together.
+fn too_much_material(variant: &Variant, setup: &Setup) -> bool {
+    let board = &setup.board;
+    let (mut pieces_over, mut pawns_over) = (false, false);
+    for color in Color::ALL {
+        let pieces = board.by_color(color).count();
+        let pawns = (board.pawns() & board.by_color(color)).count();
+        if *variant == Variant::Horde && color == Color::White {
+            pieces_over |= pieces > 36;
+        } else {
+            pieces_over |= pieces > 16;
+            pawns_over |= pawns > 8;
+        }
+    }
+    if let (Variant::Crazyhouse, Some(pockets)) = (variant, &setup.pockets) {
+        let in_pockets: usize = Color::ALL
+            .into_iter()
+            .map(|c| pockets[c].iter().map(|&n| usize::from(n)).sum::<usize>())
+            .sum();
+        let pawns = usize::from(pockets.white.pawn) + usize::from(pockets.black.pawn);
+        pieces_over &= board.occupied().count() + in_pockets > 32;
+        pawns_over &= board.pawns().count() + pawns > 16;
+    }
+    pieces_over || pawns_over
 }
 
 /// Notes on a valid position: the game is over (checkmate, stalemate, a variant win).

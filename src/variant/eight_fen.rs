@@ -138,14 +138,18 @@ fn split_pocket(
                 Some(span.start + open + 1..span.end - 1),
             ),
             None => {
-                diags.push(Diagnostic::new(
-                    Code::BadPocket,
-                    Severity::Error,
-                    Some(span.end - 1..span.end),
-                    "`]` closes a pocket that no `[` opens; expected `[pieces]` after rank 1"
-                        .to_owned(),
-                ));
-                (span.start..span.end - 1, None)
+                // python-chess reads `...R]` as an empty pocket.
+                diags.push(
+                    Diagnostic::new(
+                        Code::BadPocket,
+                        Severity::Warning,
+                        Some(span.end - 1..span.end),
+                        "`]` closes a pocket that no `[` opens; read as an empty pocket `[]`"
+                            .to_owned(),
+                    )
+                    .with_fix("write `[]`"),
+                );
+                (span.start..span.end - 1, Some(span.end - 1..span.end - 1))
             }
         };
     }
