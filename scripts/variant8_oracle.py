@@ -165,8 +165,8 @@ def known_difference(variant, fen, ours, theirs):
         pockets = board.pockets
         if any(p.count(chess.KING) for p in pockets):
             return "crazyhouse-pocket-king"
-    if variant == "horde" and chess.popcount(board.kings & board.occupied_co[chess.BLACK]) > 1:
-        return "horde-two-black-kings"
+    if any(chess.popcount(board.kings & side) > 1 for side in board.occupied_co) and chess.popcount(board.kings) <= 2:
+        return "two-kings-one-side"
     return None
 
 

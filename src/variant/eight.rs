@@ -46,6 +46,7 @@ use super::Variant;
 use super::eight_diag::{Places, diagnose};
 use super::eight_fen;
 use super::eight_moves;
+use super::eight_write;
 use crate::fen::{CastlingStyle, Code, Diagnostic, EpMode, Options, Severity};
 use crate::uci::castling::{Notation, ReadError, Reading};
 
@@ -95,7 +96,7 @@ impl Position8 {
     /// promoted markers in crazyhouse, remaining checks `W+B` before the clocks in three-check
     /// (python-chess 1.11.2 `board.fen()` / `board.shredder_fen()`).
     pub fn fen(&self, castling: CastlingStyle, ep: EpMode) -> String {
-        eight_fen::write(&self.pos, castling, ep)
+        eight_write::write(&self.pos, castling, ep)
     }
 
     /// The legal moves in UCI, written in `notation` (castles as king-takes-rook in Chess960
