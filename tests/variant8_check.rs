@@ -94,7 +94,14 @@ fn repair_drops_antichess_castling_rights_and_exits_0() {
     assert_eq!(plain.status.code(), Some(1));
     assert_eq!(stdout(&plain), "invalid\n");
     let o = check(
-        &["--variant", "antichess", "--repair", "--format", "json", input],
+        &[
+            "--variant",
+            "antichess",
+            "--repair",
+            "--format",
+            "json",
+            input,
+        ],
         "",
     );
     assert_eq!(o.status.code(), Some(0));

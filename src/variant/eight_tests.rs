@@ -46,7 +46,10 @@ fn start_positions_are_python_chess_start_fens() {
             Variant::Horde,
             "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
         ),
-        (Variant::RacingKings, "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"),
+        (
+            Variant::RacingKings,
+            "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+        ),
         (
             Variant::Antichess,
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
@@ -78,7 +81,10 @@ fn crazyhouse_capture_goes_to_the_pocket_and_drops_back() {
     );
     play(&mut pos, &["P@e4"], Notation::Standard);
     assert!(pos.fen(XFEN, LEGAL).contains("[P]"));
-    assert!(pos.legal_moves(Notation::Standard).contains(&"P@e6".to_owned()));
+    assert!(
+        pos.legal_moves(Notation::Standard)
+            .contains(&"P@e6".to_owned())
+    );
 }
 
 #[test]
@@ -206,16 +212,23 @@ fn antichess_captures_are_compulsory_and_kings_promote() {
 
 #[test]
 fn castling_reads_in_both_notations_and_writes_in_each() {
-    let pos = valid(&Variant::Crazyhouse, "r3k2r/8/8/8/8/8/8/R3K2R[] w KQkq - 0 1");
+    let pos = valid(
+        &Variant::Crazyhouse,
+        "r3k2r/8/8/8/8/8/8/R3K2R[] w KQkq - 0 1",
+    );
     let standard = pos.read_move(b"e1g1", Notation::Standard).expect("O-O");
     let chess960 = pos.read_move(b"e1h1", Notation::Chess960).expect("O-O");
     assert_eq!(standard.mv, chess960.mv);
     assert_eq!(
-        pos.write_move(standard.mv, Notation::Chess960).0.to_string(),
+        pos.write_move(standard.mv, Notation::Chess960)
+            .0
+            .to_string(),
         "e1h1"
     );
     assert_eq!(
-        pos.write_move(standard.mv, Notation::Standard).0.to_string(),
+        pos.write_move(standard.mv, Notation::Standard)
+            .0
+            .to_string(),
         "e1g1"
     );
 }
@@ -264,11 +277,7 @@ fn standard_rules_refuse_a_chess960_castling_right() {
         chess960_allowed: false,
         ..Options::default()
     };
-    let a = analyze(
-        &Variant::Atomic,
-        b"4k3/8/8/8/8/8/8/1R2K3 w B - 0 1",
-        &opts,
-    );
+    let a = analyze(&Variant::Atomic, b"4k3/8/8/8/8/8/8/1R2K3 w B - 0 1", &opts);
     assert_eq!(a.diagnostics()[0].code, Code::CastlingNeedsChess960);
     assert_eq!(
         a.repair().expect("repairable").fen(XFEN, LEGAL),
@@ -276,7 +285,10 @@ fn standard_rules_refuse_a_chess960_castling_right() {
     );
     let pos = valid(&Variant::Atomic, "4k3/8/8/8/8/8/8/1R2K3 w B - 0 1");
     assert!(pos.needs_chess960());
-    assert_eq!(pos.fen(CastlingStyle::Shredder, LEGAL), "4k3/8/8/8/8/8/8/1R2K3 w B - 0 1");
+    assert_eq!(
+        pos.fen(CastlingStyle::Shredder, LEGAL),
+        "4k3/8/8/8/8/8/8/1R2K3 w B - 0 1"
+    );
 }
 
 #[test]

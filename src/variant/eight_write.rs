@@ -103,4 +103,3 @@ pub(crate) fn castling_field(board: &Board, rights: Bitboard, style: CastlingSty
     }
     out
 }
-
