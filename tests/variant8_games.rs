@@ -1,9 +1,11 @@
-//! Replays python-chess 1.11.2 random games in seven 8x8 variants (`variant8_games.txt`: per
-//! ply the FEN before, the move in both castling notations, the FEN after (a pawn drop's halfmove clock aside: 0 here and in
-//! Fairy-Stockfish, counted on in python-chess); generated with
-//! `chess.variant` boards, `chess960=True`, seed 20261201, castles and drops preferred) through
-//! `Position8`: each FEN analyzes as valid and writes back unchanged, each move reads in both
-//! notations to the same move and writes back in each, and playing it gives python-chess's FEN.
+//! Replays python-chess 1.11.2 random games in seven 8x8 variants through `Position8`.
+//!
+//! `variant8_games.txt` holds, per ply, the FEN before, the move in both castling notations and
+//! the FEN after (generated with `chess.variant` boards, `chess960=True`, seed 20261201,
+//! castles and drops preferred). Each FEN analyzes as valid and writes back unchanged; each
+//! move reads in both notations to the same move and writes back in each; playing it gives
+//! python-chess's FEN, except a pawn drop's halfmove clock: 0 here and in Fairy-Stockfish,
+//! counted on in python-chess (a documented difference).
 
 use fenguard::fen::{CastlingStyle, EpMode, Options};
 use fenguard::uci::Notation;
