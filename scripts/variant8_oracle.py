@@ -125,7 +125,15 @@ def mutate(variant, fen, rng):
     return " ".join(parts)
 
 
-def python_verdict(variant, fen):
+# The output dialects compared: fenguard's `--castling`/`--ep` and python-chess's writer.
+DIALECTS = [
+    ("xfen", "legal", lambda b: b.fen(en_passant="legal")),
+    ("shredder", "xfen", lambda b: b.shredder_fen(en_passant="xfen")),
+    ("xfen", "fen", lambda b: b.fen(en_passant="fen")),
+]
+
+
+def python_verdict(variant, fen, write):
     """(valid, fen, sorted legal moves) or None when python-chess refuses to parse."""
     try:
         board = CLASSES[variant](fen, chess960=True)
@@ -134,7 +142,7 @@ def python_verdict(variant, fen):
     valid = board.is_valid()
     if not valid:
         return (False, None, None)
-    return (True, board.fen(), sorted(m.uci() for m in board.legal_moves))
+    return (True, write(board), sorted(m.uci() for m in board.legal_moves))
 
 
 def known_difference(variant, fen, ours, theirs):
@@ -170,9 +178,10 @@ def known_difference(variant, fen, ours, theirs):
     return None
 
 
-def run_fenguard(exe, variant, fens):
+def run_fenguard(exe, variant, fens, castling, ep):
     proc = subprocess.run(
-        [exe, "check", "--variant", variant, "--format", "json", "--legal-moves", "-"],
+        [exe, "check", "--variant", variant, "--format", "json", "--legal-moves",
+         "--castling", castling, "--ep", ep, "-"],
         input="\n".join(fens) + "\n",
         capture_output=True,
         text=True,
@@ -200,12 +209,21 @@ def main():
         cls = CLASSES[variant]
         base = random_game_positions(cls, rng, args.per_variant // 2)
         fens = base + [mutate(variant, rng.choice(base), rng) for _ in range(args.per_variant - len(base))]
-        results = run_fenguard(args.fenguard, variant, fens)
         passed = failed = known = 0
         reasons = {}
         shown = 0
-        for fen, ours in zip(fens, results):
-            theirs = python_verdict(variant, fen)
+        # Each input in one dialect, the dialects in turn.
+        batches = [[], [], []]
+        for n, fen in enumerate(fens):
+            batches[n % 3].append(fen)
+        checked = []
+        for (castling, ep, write), batch in zip(DIALECTS, batches):
+            results = run_fenguard(args.fenguard, variant, batch, castling, ep)
+            checked += [(fen, ours, write) for fen, ours in zip(batch, results)]
+        kinds = {"valid": 0, "invalid": 0, "refused": 0}
+        for fen, ours, write in checked:
+            theirs = python_verdict(variant, fen, write)
+            kinds["refused" if theirs is None else "valid" if theirs[0] else "invalid"] += 1
             ok = (
                 (theirs is None and not ours["valid"])
                 or (theirs is not None and theirs[0] == ours["valid"] and (
@@ -233,7 +251,9 @@ def main():
                     print(f"  moves only python-chess: {sorted(a - b)}; only fenguard: {sorted(b - a)}")
         detail = ", ".join(f"{k}: {n}" for k, n in sorted(reasons.items()))
         print(f"{variant}: {passed} passed, {failed} failed, {known} known differences"
-              + (f" ({detail})" if detail else ""))
+              + (f" ({detail})" if detail else "")
+              + f"; python-chess: {kinds['valid']} valid, {kinds['invalid']} invalid, "
+              f"{kinds['refused']} refused")
         total_pass += passed
         total_fail += failed
         total_known += known
