@@ -354,11 +354,11 @@ fn build(
         Ok(pos) if !too_much => (Some(wrap(pos)), None),
         Ok(_) => (None, None),
         Err(e) => {
-            let repaired = e
-                .ignore_invalid_castling_rights()
-                .or_else(|e| e.ignore_invalid_ep_square())
-                .ok()
-                .filter(|_| !too_much);
+            let repaired = match e.ignore_invalid_castling_rights() {
+                Ok(pos) => Some(pos),
+                Err(e) => e.ignore_invalid_ep_square().ok(),
+            }
+            .filter(|_| !too_much);
             (None, repaired.map(wrap))
         }
     }
