@@ -43,7 +43,7 @@ use shakmaty::variant::{Variant as ShakmatyVariant, VariantPosition};
 use shakmaty::{Bitboard, CastlingMode, Color, File, Move, Position, PositionErrorKinds, Setup};
 
 use super::Variant;
-use super::eight_diag::{Places, diagnose};
+use super::eight_diag::{Places, diagnose, too_much_material};
 use super::eight_fen;
 use super::eight_moves;
 use super::eight_write;
@@ -273,39 +273,10 @@ pub fn analyze(variant: &Variant, input: &[u8], opts: &Options) -> Analysis8 {
             placement: span_of(0).unwrap_or(0..input.len()),
             castling: span_of(2),
             ep: span_of(3),
-            checks: None,
+            checks: split.checks_span.clone(),
             piece_at: piece_at.map(|at| split.input_span(&(at..at + 1)).start),
         };
-        if !opts.chess960_allowed && needs_chess960(&setup.board, setup.castling_rights) {
-            for rook in setup.castling_rights {
-                if needs_chess960(&setup.board, Bitboard::from_square(rook)) {
-                    setup.castling_rights.discard(rook);
-                    diags.push(Diagnostic::new(
-                        Code::CastlingNeedsChess960,
-                        Severity::Error,
-                        places.castling.clone(),
-                        format!("castling with the rook on {rook} needs Chess960 rules; standard chess expects king on the e-file, rook on the a- or h-file"),
-                    ).with_fix("drop the castling right"));
-                }
-            }
-        }
-        for color in Color::ALL {
-            let rank = Bitboard::from_rank(color.backrank());
-            let king = setup.board.kings() & setup.board.by_color(color) & setup.promoted;
-            if king.is_empty() {
-                continue;
-            }
-            // python-chess: a king marked promoted (`k~`) is no king for castling.
-            for rook in setup.castling_rights & rank {
-                setup.castling_rights.discard(rook);
-                diags.push(Diagnostic::new(
-                    Code::CastlingWithoutKing,
-                    Severity::Error,
-                    places.castling.clone(),
-                    format!("castling right for the rook on {rook}, but the {color} king is marked promoted (`~`), and a promoted king cannot castle"),
-                ).with_fix("drop the castling right"));
-            }
-        }
+        drop_rights(opts.chess960_allowed, &mut setup, &places, &mut diags);
         let (position, repaired) = build(variant, v, setup, &places, &mut diags);
         if syntax_ok && diags.iter().all(|d| !d.is_error()) {
             out.position = position;
@@ -364,32 +335,45 @@ fn build(
     }
 }
 
-/// python-chess 1.11.2's material rule (`STATUS_TOO_MANY_*`): at most 16 pieces and 8 pawns
-/// a side; the horde at most 36 pieces; in crazyhouse only beyond 32 pieces or 16 pawns on
-/// the board and in the pockets together.
-fn too_much_material(variant: &Variant, setup: &Setup) -> bool {
-    let board = &setup.board;
-    let (mut pieces_over, mut pawns_over) = (false, false);
-    for color in Color::ALL {
-        let pieces = board.by_color(color).count();
-        let pawns = (board.pawns() & board.by_color(color)).count();
-        if *variant == Variant::Horde && color == Color::White {
-            pieces_over |= pieces > 36;
-        } else {
-            pieces_over |= pieces > 16;
-            pawns_over |= pawns > 8;
+/// Castling rights fenguard drops before asking shakmaty: under standard rules the rights only
+/// Chess960 allows (`castling-needs-chess960`), and those of a king marked promoted, which
+/// python-chess does not let castle (`castling-without-king`). Each with the fix.
+fn drop_rights(
+    chess960_allowed: bool,
+    setup: &mut Setup,
+    places: &Places,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if !chess960_allowed && needs_chess960(&setup.board, setup.castling_rights) {
+        for rook in setup.castling_rights {
+            if needs_chess960(&setup.board, Bitboard::from_square(rook)) {
+                setup.castling_rights.discard(rook);
+                diags.push(Diagnostic::new(
+                    Code::CastlingNeedsChess960,
+                    Severity::Error,
+                    places.castling.clone(),
+                    format!("castling with the rook on {rook} needs Chess960 rules; standard chess expects king on the e-file, rook on the a- or h-file"),
+                ).with_fix("drop the castling right"));
+            }
         }
     }
-    if let (Variant::Crazyhouse, Some(pockets)) = (variant, &setup.pockets) {
-        let in_pockets: usize = Color::ALL
-            .into_iter()
-            .map(|c| pockets[c].iter().map(|&n| usize::from(n)).sum::<usize>())
-            .sum();
-        let pawns = usize::from(pockets.white.pawn) + usize::from(pockets.black.pawn);
-        pieces_over &= board.occupied().count() + in_pockets > 32;
-        pawns_over &= board.pawns().count() + pawns > 16;
+    for color in Color::ALL {
+        let rank = Bitboard::from_rank(color.backrank());
+        let king = setup.board.kings() & setup.board.by_color(color) & setup.promoted;
+        if king.is_empty() {
+            continue;
+        }
+        // python-chess: a king marked promoted (`k~`) is no king for castling.
+        for rook in setup.castling_rights & rank {
+            setup.castling_rights.discard(rook);
+            diags.push(Diagnostic::new(
+                Code::CastlingWithoutKing,
+                Severity::Error,
+                places.castling.clone(),
+                format!("castling right for the rook on {rook}, but the {color} king is marked promoted (`~`), and a promoted king cannot castle"),
+            ).with_fix("drop the castling right"));
+        }
     }
-    pieces_over || pawns_over
 }
 
 /// Notes on a valid position: the game is over (checkmate, stalemate, a variant win).

@@ -321,3 +321,31 @@ fn checkers(setup: &Setup) -> usize {
             board.attacks_to(k, !setup.turn, board.occupied()).count()
         })
 }
+
+/// python-chess 1.11.2's material rule (`STATUS_TOO_MANY_*`): at most 16 pieces and 8 pawns
+/// a side; the horde at most 36 pieces; in crazyhouse only beyond 32 pieces or 16 pawns on
+/// the board and in the pockets together.
+pub(crate) fn too_much_material(variant: &Variant, setup: &Setup) -> bool {
+    let board = &setup.board;
+    let (mut pieces_over, mut pawns_over) = (false, false);
+    for color in Color::ALL {
+        let pieces = board.by_color(color).count();
+        let pawns = (board.pawns() & board.by_color(color)).count();
+        if *variant == Variant::Horde && color == Color::White {
+            pieces_over |= pieces > 36;
+        } else {
+            pieces_over |= pieces > 16;
+            pawns_over |= pawns > 8;
+        }
+    }
+    if let (Variant::Crazyhouse, Some(pockets)) = (variant, &setup.pockets) {
+        let in_pockets: usize = Color::ALL
+            .into_iter()
+            .map(|c| pockets[c].iter().map(|&n| usize::from(n)).sum::<usize>())
+            .sum();
+        let pawns = usize::from(pockets.white.pawn) + usize::from(pockets.black.pawn);
+        pieces_over &= board.occupied().count() + in_pockets > 32;
+        pawns_over &= board.pawns().count() + pawns > 16;
+    }
+    pieces_over || pawns_over
+}

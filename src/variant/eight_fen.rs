@@ -34,6 +34,8 @@ pub(crate) struct Split {
     pub pockets: Option<ByColor<ByRole<u8>>>,
     /// Three-check counters (remaining checks), when given.
     pub checks: Option<ByColor<RemainingChecks>>,
+    /// Where the three-check counters are in the input.
+    pub checks_span: Option<Range<usize>>,
     /// Findings about the extras (spans into the input).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -87,6 +89,7 @@ pub(crate) fn split(input: &[u8], pockets: bool, checks: bool) -> Split {
         input_len: input.len(),
         pockets: None,
         checks: None,
+        checks_span: None,
         diagnostics: Vec::new(),
     };
     if checks {
@@ -96,6 +99,7 @@ pub(crate) fn split(input: &[u8], pockets: bool, checks: bool) -> Split {
             let at = if lichess { 6 } else { 4 };
             let span = fields.remove(at);
             split.checks = read_checks(&input[span.clone()], lichess);
+            split.checks_span = Some(span.clone());
             if split.checks.is_none() {
                 split.diagnostics.push(Diagnostic::new(
                     Code::BadCheckCounters,

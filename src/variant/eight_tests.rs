@@ -320,3 +320,15 @@ fn garbage_never_panics() {
         }
     }
 }
+
+#[test]
+fn three_check_with_no_checks_left_points_at_the_counters() {
+    let a = analyze(
+        &Variant::ThreeCheck,
+        b"4k3/8/8/8/8/8/8/4K3 w - - 0+0 0 1",
+        &Options::default(),
+    );
+    assert!(!a.is_valid());
+    assert_eq!(a.diagnostics()[0].code, Code::VariantRule);
+    assert_eq!(a.diagnostics()[0].span, Some(26..29));
+}
