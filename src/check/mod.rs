@@ -2,6 +2,7 @@
 //! arguments, `--file F`, or standard input (`-`), streaming through buffers.
 
 mod output;
+mod variant8;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -41,6 +42,15 @@ pub struct CheckArgs {
     /// Standard-chess castling rules: a right only Chess960 allows is an error.
     #[arg(long)]
     pub standard: bool,
+    /// The variant's rules (SPEC section 10), by its `UCI_Variant` name: `chess` (default),
+    /// or an 8x8 variant (`crazyhouse`, `atomic`, `kingofthehill`, `3check`, `horde`,
+    /// `racingkings`, `antichess`, `giveaway`).
+    #[arg(long, value_name = "NAME", default_value = "chess")]
+    pub variant: String,
+    /// Debugging aid for 8x8 variants: also print the legal moves of each valid (or repaired)
+    /// position, in UCI (`legal_moves` in json; a `moves:` line in human and fen formats).
+    #[arg(long)]
+    pub legal_moves: bool,
 }
 
 /// `--castling` values.
@@ -101,10 +111,30 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let settings = Settings::from(&args);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let variant = crate::variant::Variant::from_uci_name(&args.variant);
     let mut checker = output::Checker::new(settings);
-    let result = check_all(&args, &mut checker, &mut out).and_then(|()| out.flush());
+    let mut checker8 = variant8::Checker8::new(variant.clone(), settings, args.legal_moves);
+    let result = match variant.is_8x8_variant() {
+        true => check_all(
+            &args,
+            &mut |l, n, o| match l.len() > MAX_LINE {
+                true => checker.too_long(l, n, o),
+                false => checker8.line(l, o),
+            },
+            &mut out,
+        ),
+        false => check_all(
+            &args,
+            &mut |l, n, o| match l.len() > MAX_LINE {
+                true => checker.too_long(l, n, o),
+                false => checker.line(l, o),
+            },
+            &mut out,
+        ),
+    }
+    .and_then(|()| out.flush());
     match result {
-        Ok(()) if checker.all_ok() => ExitCode::SUCCESS,
+        Ok(()) if checker.all_ok() && checker8.all_ok() => ExitCode::SUCCESS,
         Ok(()) => ExitCode::from(1),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(2),
         Err(e) => {
@@ -115,10 +145,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 }
 
-fn check_all(
+/// Checks one line (without its line end; at most [`MAX_LINE`] + 2 of its bytes kept) given
+/// its full length in bytes, and writes its output.
+type LineFn<'a, W> = dyn FnMut(&[u8], u64, &mut W) -> io::Result<()> + 'a;
+
+fn check_all<W: Write>(
     args: &CheckArgs,
-    checker: &mut output::Checker,
-    out: &mut impl Write,
+    checker: &mut LineFn<'_, W>,
+    out: &mut W,
 ) -> io::Result<()> {
     let read_stdin = args.fens.is_empty() && args.file.is_none();
     for fen in &args.fens {
@@ -129,7 +163,8 @@ fn check_all(
                 out,
             )?;
         } else {
-            checker.line(fen.as_encoded_bytes(), out)?;
+            let fen = fen.as_encoded_bytes();
+            checker(fen, fen.len() as u64, out)?;
         }
     }
     if let Some(path) = &args.file {
@@ -153,14 +188,14 @@ fn check_all(
 
 /// Checks every line of `input` (a final line without newline included), reusing one buffer.
 /// A line longer than [`MAX_LINE`] is not kept: its first bytes are, the rest is read and
-/// dropped, and it gets one `line-too-long` output line, so memory stays bounded whatever
-/// the input. The output is flushed whenever the input has nothing more buffered, so a
-/// program that feeds one line and waits gets its answer, while a file is still written in
-/// large blocks.
-fn check_lines<R: io::Read>(
+/// dropped, and the checker is told its full length (it answers `line-too-long`), so memory
+/// stays bounded whatever the input. The output is flushed whenever the input has nothing
+/// more buffered, so a program that feeds one line and waits gets its answer, while a file is
+/// still written in large blocks.
+fn check_lines<R: io::Read, W: Write>(
     mut input: BufReader<R>,
-    checker: &mut output::Checker,
-    out: &mut impl Write,
+    checker: &mut LineFn<'_, W>,
+    out: &mut W,
 ) -> io::Result<()> {
     let mut line = Vec::with_capacity(256);
     loop {
@@ -175,11 +210,7 @@ fn check_lines<R: io::Read>(
                 line.pop();
             }
         }
-        if line.len() > MAX_LINE {
-            checker.too_long(&line, length, out)?;
-        } else {
-            checker.line(&line, out)?;
-        }
+        checker(&line, length, out)?;
         if input.buffer().is_empty() {
             out.flush()?;
         }

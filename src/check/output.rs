@@ -178,7 +178,7 @@ struct Record<'a> {
 
 /// One diagnostic in JSON.
 #[derive(Serialize)]
-struct DiagnosticRecord<'a> {
+pub(crate) struct DiagnosticRecord<'a> {
     code: &'static str,
     severity: &'static str,
     message: &'a str,
@@ -191,7 +191,7 @@ impl<'a> DiagnosticRecord<'a> {
     /// as the JSON shows it: where `input` is not UTF-8, each invalid sequence is shown as
     /// U+FFFD (3 bytes), and the span is moved to match (SPEC 4: "a half-open byte range into
     /// `input`").
-    fn new(d: &'a Diagnostic, input: &[u8]) -> Self {
+    pub(crate) fn new(d: &'a Diagnostic, input: &[u8]) -> Self {
         let shown = |at: usize| match std::str::from_utf8(input) {
             Ok(_) => at,
             Err(_) => String::from_utf8_lossy(&input[..at.min(input.len())]).len(),
@@ -207,7 +207,7 @@ impl<'a> DiagnosticRecord<'a> {
 }
 
 /// `  error[code]: message`, then the input with carets under the span, then the fix.
-fn write_human(input: &[u8], d: &Diagnostic, out: &mut impl Write) -> io::Result<()> {
+pub(crate) fn write_human(input: &[u8], d: &Diagnostic, out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "  {d}")?;
     if let Some(span) = &d.span {
         let shown: String = String::from_utf8_lossy(input)

@@ -152,6 +152,12 @@ codes! {
     EngineLacksChess960 => "engine-lacks-chess960",
     /// The engine's `bestmove` or `ponder` is illegal.
     IllegalBestmove => "illegal-bestmove",
+    /// A crazyhouse pocket (`[...]` or a ninth `/` rank) that does not list pieces.
+    BadPocket => "bad-pocket",
+    /// Three-check counters (`3+3` remaining, or lichess `+0+0` given) that cannot be.
+    BadCheckCounters => "bad-check-counters",
+    /// A rule of the variant the position breaks (racing kings in check, antichess castling).
+    VariantRule => "variant-rule",
 }
 
 impl fmt::Display for Code {

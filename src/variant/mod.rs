@@ -15,6 +15,14 @@
 //! assert_eq!(Variant::ThreeCheck.uci_name(), "3check");
 //! ```
 
+pub mod eight;
+mod eight_diag;
+mod eight_fen;
+mod eight_moves;
+#[cfg(test)]
+mod eight_tests;
+mod eight_write;
+
 /// A variant by its Fairy-Stockfish `UCI_Variant` name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum Variant {
