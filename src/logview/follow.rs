@@ -65,9 +65,8 @@ pub fn read_lines(
         std::thread::sleep(POLL);
         if replaced(path, reader.get_ref(), read) {
             // Drain what the old file got after our last read, then switch.
-            let rest = reader.read_until(b'\n', &mut line)?;
-            if rest > 0 {
-                read += rest as u64;
+            let old_len = reader.get_ref().metadata().map_or(0, |m| m.len());
+            if old_len > read {
                 continue;
             }
             if let Ok(file) = File::open(path) {

@@ -142,9 +142,27 @@ impl Game {
             tag(&mut out, "SetUp", "1");
             tag(&mut out, "FEN", &start);
         }
-        let _ = write!(out, "\n{moves}{result}\n\n");
+        let _ = write!(out, "\n{}\n\n", wrap(&format!("{moves}{result}")));
         out
     }
+}
+
+/// Movetext in lines of at most 79 characters (PGN export format), broken between tokens.
+fn wrap(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 64);
+    let mut width = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if width > 0 && width + 1 + word.len() > 79 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += word.len();
+    }
+    out
 }
 
 /// The start position's X-FEN (shakmaty writes `KQkq` for outermost rooks, file letters else).
