@@ -4,14 +4,15 @@
  * measures, with CLOCK_MONOTONIC:
  *   isready   N round trips `isready` -> `readyok`: median and p99 (microseconds);
  *   position  N round trips `position fen FEN moves M...` + `isready` -> `readyok`;
- *   burst     R runs of `position startpos` + `go` -> `bestmove`, counting the `info` lines
- *             in between: median (milliseconds);
+ *   burst     R runs of `position startpos` (or -B LINE) + `go` -> `bestmove`, counting the
+ *             `info` lines in between: median (milliseconds);
  * then reads VmHWM (peak RSS, KiB) of the started process from /proc; with -L MIB, then
  * sends a line of MIB MiB with no end until the last byte, then `isready`, and reads VmHWM
  * again (SPEC 9: a line with no end must not grow memory past a fixed cap); then `quit`.
  * Prints one `key value` pair a line, for the script to parse.
  *
- * Usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] -- COMMAND [ARGS...]
+ * Usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] [-B LINE]
+ *                     -- COMMAND [ARGS...]
  * Build: gcc -O2 -o relay_client relay_client.c
  */
 #include <errno.h>
@@ -110,7 +111,8 @@ int main(int argc, char **argv) {
     const char *fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     const char *moves = "e1g1 f6e4 f1e1 d7d5 c4d5 d8d5 b1c3 d5a5 c3e4 c8e6 e4g5 e8c8 g5e6 "
                         "f7e6 e1e5 f8d6 e5e6 h8f8";
-    while ((opt = getopt(argc, argv, "i:p:b:L:f:m:")) != -1) {
+    const char *burst_position = "position startpos";
+    while ((opt = getopt(argc, argv, "i:p:b:L:f:m:B:")) != -1) {
         switch (opt) {
         case 'i': n_isready = atoi(optarg); break;
         case 'p': n_position = atoi(optarg); break;
@@ -118,7 +120,8 @@ int main(int argc, char **argv) {
         case 'L': long_mib = atoi(optarg); break;
         case 'f': fen = optarg; break;
         case 'm': moves = optarg; break;
-        default: die("usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] -- CMD...");
+        case 'B': burst_position = optarg; break;
+        default: die("usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] [-B LINE] -- CMD...");
         }
     }
     if (optind >= argc) die("no command given");
@@ -173,7 +176,8 @@ int main(int argc, char **argv) {
 
     long lines = 0;
     for (int i = 0; i < n_burst; i++) {
-        send_text("position startpos\nisready\n");
+        send_text(burst_position);
+        send_text("\nisready\n");
         read_until("readyok", NULL);
         double t = now_us();
         send_text("go depth 40\n");

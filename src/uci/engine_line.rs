@@ -6,9 +6,16 @@
 //! tbhits sbhits cpuload string refutation currline`, plus Stockfish's `wdl W D L`. Moves sit
 //! after `pv`, `currmove`, `refutation` and `currline` (which may start with a cpu number);
 //! everything after `string` is free text.
+//!
+//! [`rewrite_engine_line`] rewrites their castling moves into the GUI's notation (fast path,
+//! [`LineRewriter`]); [`rewrite_engine_line_full`] is the reference it is checked against.
+
+mod rewrite;
 
 use std::borrow::Cow;
 use std::ops::Range;
+
+pub use rewrite::{LineRewriter, rewrite_engine_line, rewrite_engine_line_full};
 
 use super::{Token, tokens};
 
