@@ -163,7 +163,11 @@ impl LineRewriter {
             if let Some(text) = &ply.replacement {
                 reps.push((tok.span.clone(), text.clone()));
             }
-            diags.extend(ply.diags.iter().cloned());
+            // Its diagnostics point at the token's place in this line.
+            diags.extend(ply.diags.iter().map(|d| MoveDiagnostic {
+                span: d.span.as_ref().map(|_| tok.span.clone()),
+                ..d.clone()
+            }));
         }
         let start = self.plies.last().map_or(root, |p| &p.after);
         let start = start.clone();
