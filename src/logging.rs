@@ -105,8 +105,7 @@ pub fn init(settings: &LogSettings) -> Logs {
     let mut log_file = None;
     match settings.dir.as_deref().map(open_dir) {
         Some(Ok(dir)) => {
-            if let Ok(appender) = RotatingFile::open(&dir.join("fenguard.log"), settings.rotation)
-            {
+            if let Ok(appender) = RotatingFile::open(&dir.join("fenguard.log"), settings.rotation) {
                 let (writer, guard) = non_blocking(LOG_QUEUE, appender);
                 guards.push(guard);
                 log_file = Some(dir.join("fenguard.log"));

@@ -33,7 +33,9 @@ fn game960(plies: usize) -> Vec<String> {
         if legal.is_empty() {
             break;
         }
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let mv = legal
             .iter()
             .find(|m| m.is_castle())
@@ -81,25 +83,55 @@ fn logged_game(name: &str, moves: &[String]) -> (Vec<String>, Gui) {
 #[test]
 fn every_position_record_rebuilds_to_the_guis_line_and_the_line_the_engine_read() {
     let moves = game960(120);
-    assert!(moves.iter().take(12).any(|m| m == "b1a1" || m == "b8a8" || m == "b1g1" || m == "b8g8"));
+    assert!(
+        moves
+            .iter()
+            .take(12)
+            .any(|m| m == "b1a1" || m == "b8a8" || m == "b1g1" || m == "b8g8")
+    );
     let (lines, gui) = logged_game("log-cli-rebuild", &moves);
     let file = gui.proxy.log_dir.join("positions.jsonl");
     let raw = std::fs::read_to_string(&file).unwrap();
-    let last = raw.lines().filter(|l| l.contains("\"kind\":\"position\"")).last().unwrap();
+    let last = raw
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"position\""))
+        .last()
+        .unwrap();
     assert!(last.contains("\"extends\":"), "{last}");
     assert!(last.len() <= 1024, "{} bytes: {last}", last.len());
 
-    let (out, err, code) = fenguard_log(&["--format", "json", "--kind", "position", file.to_str().unwrap()]);
+    let (out, err, code) = fenguard_log(&[
+        "--format",
+        "json",
+        "--kind",
+        "position",
+        file.to_str().unwrap(),
+    ]);
     assert_eq!(code, Some(0), "{err}");
-    let records: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let records: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let raws: Vec<&str> = records.iter().map(|r| r["raw"].as_str().unwrap()).collect();
     assert_eq!(raws, lines);
-    let sent: Vec<String> = records.iter().map(|r| r["sent"].as_str().unwrap().to_owned()).collect();
+    let sent: Vec<String> = records
+        .iter()
+        .map(|r| r["sent"].as_str().unwrap().to_owned())
+        .collect();
     assert_eq!(sent, gui.positions_sent());
     let last = records.last().unwrap();
-    let moves_in: Vec<&str> = last["moves_in"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let moves_in: Vec<&str> = last["moves_in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
     assert_eq!(moves_in, moves);
-    assert!(records.iter().all(|r| r.get("extends").is_none() && r["verdict"] == "valid"));
+    assert!(
+        records
+            .iter()
+            .all(|r| r.get("extends").is_none() && r["verdict"] == "valid")
+    );
 }
 
 #[test]
@@ -109,7 +141,11 @@ fn pgn_of_a_logged_chess960_game_read_back_by_python_chess_equals_the_game() {
         .status()
         .is_ok_and(|s| s.success());
     if !python_chess {
-        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "python-chess is missing under CI");
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "python-chess is missing under CI"
+        );
         eprintln!("python-chess not installed: PGN read-back not checked");
         return;
     }
@@ -121,7 +157,11 @@ fn pgn_of_a_logged_chess960_game_read_back_by_python_chess_equals_the_game() {
     assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
     assert!(pgn.contains("O-O"), "{pgn}");
     let records = gui.records();
-    let final_fen = records.iter().rev().find(|r| r["kind"] == "position").unwrap()["final_fen"]
+    let final_fen = records
+        .iter()
+        .rev()
+        .find(|r| r["kind"] == "position")
+        .unwrap()["final_fen"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -149,14 +189,22 @@ print("ok", len(moves))
         .spawn()
         .unwrap();
     use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(pgn.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(pgn.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
         "python-chess: {}\n{pgn}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("ok {}", moves.len()));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("ok {}", moves.len())
+    );
 }
 
 fn record(seq: u64, moves: &str, rejected: bool) -> Record {
@@ -165,7 +213,11 @@ fn record(seq: u64, moves: &str, rejected: bool) -> Record {
         seq,
         event: Event::Position(Box::new(PositionRecord {
             raw: raw.clone(),
-            verdict: if rejected { Verdict::Rejected } else { Verdict::Valid },
+            verdict: if rejected {
+                Verdict::Rejected
+            } else {
+                Verdict::Valid
+            },
             diagnostics: if rejected {
                 vec![DiagnosticRecord {
                     code: "illegal-move",
@@ -180,7 +232,11 @@ fn record(seq: u64, moves: &str, rejected: bool) -> Record {
             fen_in: Some("startpos".into()),
             fen_out: (!rejected).then(|| "startpos".into()),
             moves_in: Moves(moves.into()),
-            moves_out: Moves(if rejected { String::new() } else { moves.into() }),
+            moves_out: Moves(if rejected {
+                String::new()
+            } else {
+                moves.into()
+            }),
             chess960: false,
             final_fen: (!rejected).then(|| "x".into()),
             sent: (!rejected).then_some(raw),
@@ -192,7 +248,14 @@ fn write_log(path: &Path, rotation: Rotation, session: &str, records: &[Record],
     let mut file = RotatingFile::open(path, rotation).unwrap();
     let mut compactor = Compactor::default();
     for r in records {
-        write_record(&mut file, &mut compactor, session, r, time::OffsetDateTime::now_utc()).unwrap();
+        write_record(
+            &mut file,
+            &mut compactor,
+            session,
+            r,
+            time::OffsetDateTime::now_utc(),
+        )
+        .unwrap();
         std::thread::sleep(pause);
     }
 }
@@ -201,15 +264,34 @@ fn write_log(path: &Path, rotation: Rotation, session: &str, records: &[Record],
 fn filters_by_session_verdict_and_code_show_the_guis_line() {
     let dir = test_dir("log-cli-filters");
     let file = dir.join("positions.jsonl");
-    let a = [record(1, "e2e4", false), record(2, "e2e4 e7e5", false), record(3, "e2e4 e7e5 e2e5", true)];
+    let a = [
+        record(1, "e2e4", false),
+        record(2, "e2e4 e7e5", false),
+        record(3, "e2e4 e7e5 e2e5", true),
+    ];
     write_log(&file, Rotation::NEVER, "A", &a, Duration::ZERO);
-    write_log(&file, Rotation::NEVER, "B", &[record(1, "d2d4", false)], Duration::ZERO);
+    write_log(
+        &file,
+        Rotation::NEVER,
+        "B",
+        &[record(1, "d2d4", false)],
+        Duration::ZERO,
+    );
     let f = file.to_str().unwrap();
     let (out, _, code) = fenguard_log(&["--verdict", "rejected", f]);
     assert_eq!(code, Some(0));
-    assert!(out.starts_with("positions.jsonl:3  seq 3  position  rejected  "), "{out}");
-    assert!(out.contains("\n  gui:    position startpos moves e2e4 e7e5 e2e5\n  sent:   (nothing)\n"), "{out}");
-    assert!(out.contains("  error illegal-move: move 3 `e2e5` is illegal\n"), "{out}");
+    assert!(
+        out.starts_with("positions.jsonl:3  seq 3  position  rejected  "),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  gui:    position startpos moves e2e4 e7e5 e2e5\n  sent:   (nothing)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  error illegal-move: move 3 `e2e5` is illegal\n"),
+        "{out}"
+    );
     let (out, _, _) = fenguard_log(&["--code", "illegal-move", "--format", "json", f]);
     assert_eq!(out.lines().count(), 1, "{out}");
     let (out, _, _) = fenguard_log(&["--session", "B", "--format", "json", f]);
@@ -225,19 +307,44 @@ fn filters_by_session_verdict_and_code_show_the_guis_line() {
 fn follow_prints_records_as_they_are_written_across_rotations() {
     let dir = test_dir("log-cli-follow");
     let file = dir.join("positions.jsonl");
-    let moves: Vec<&str> = ["g1f3", "g8f6", "f3g1", "f6g8"].iter().cycle().take(40).copied().collect();
-    let records: Vec<Record> = (1..=40).map(|n| record(n as u64, &moves[..n].join(" "), false)).collect();
-    let rotation = Rotation { max_bytes: 4096, keep: 5 };
+    let moves: Vec<&str> = ["g1f3", "g8f6", "f3g1", "f6g8"]
+        .iter()
+        .cycle()
+        .take(40)
+        .copied()
+        .collect();
+    let records: Vec<Record> = (1..=40)
+        .map(|n| record(n as u64, &moves[..n].join(" "), false))
+        .collect();
+    let rotation = Rotation {
+        max_bytes: 4096,
+        keep: 5,
+    };
     write_log(&file, rotation, "F", &records[..3], Duration::ZERO);
     let mut child = Command::new(FENGUARD)
-        .args(["log", "--follow", "--format", "json", file.to_str().unwrap()])
+        .args([
+            "log",
+            "--follow",
+            "--format",
+            "json",
+            file.to_str().unwrap(),
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(300));
-    write_log(&file, rotation, "F", &records[3..], Duration::from_millis(30));
-    assert!(fenguard::poslog::rotated_path(&file, 2).exists(), "did not rotate twice");
+    write_log(
+        &file,
+        rotation,
+        "F",
+        &records[3..],
+        Duration::from_millis(30),
+    );
+    assert!(
+        fenguard::poslog::rotated_path(&file, 2).exists(),
+        "did not rotate twice"
+    );
     let mut stdout = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut text = String::new();
@@ -254,9 +361,16 @@ fn follow_prints_records_as_they_are_written_across_rotations() {
     assert_eq!(err, "");
     let seqs: Vec<u64> = text
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["seq"].as_u64().unwrap())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["seq"]
+                .as_u64()
+                .unwrap()
+        })
         .collect();
     assert_eq!(seqs, (1..=40).collect::<Vec<u64>>(), "{text}");
     let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
-    assert_eq!(last["raw"], format!("position startpos moves {}", moves.join(" ")));
+    assert_eq!(
+        last["raw"],
+        format!("position startpos moves {}", moves.join(" "))
+    );
 }

@@ -201,7 +201,12 @@ fn the_last_record_of_a_300_ply_game_is_at_most_1_kb() {
         .collect();
     let last = *sizes.last().unwrap();
     assert!(last <= 1024, "last record {last} bytes");
-    let full = render("19c5a3b2f10-123456", records.iter().rev().nth(1).unwrap(), now()).len();
+    let full = render(
+        "19c5a3b2f10-123456",
+        records.iter().rev().nth(1).unwrap(),
+        now(),
+    )
+    .len();
     assert!(full > 4 * last, "full {full} vs compact {last}");
 }
 

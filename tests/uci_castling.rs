@@ -414,7 +414,9 @@ const FAST_PATH_ROOTS: &[&str] = &[
 /// other notation, a back-rank move, an upper-case promotion or junk.
 fn pv_token(p: &Chess, notation: Notation, pick: usize, style: usize) -> (String, Option<Move>) {
     let legal = p.legal_moves();
-    let junk = ["0000", "e7e8Q", "h1h1", "e1g1", "e8c8", "a1a8", "b7b8N", "xyz", "e1h1", "d8h8"];
+    let junk = [
+        "0000", "e7e8Q", "h1h1", "e1g1", "e8c8", "a1a8", "b7b8N", "xyz", "e1h1", "d8h8",
+    ];
     let other = match notation {
         Notation::Standard => Notation::Chess960,
         Notation::Chess960 => Notation::Standard,
@@ -422,7 +424,10 @@ fn pv_token(p: &Chess, notation: Notation, pick: usize, style: usize) -> (String
     match style % 10 {
         _ if legal.is_empty() => (junk[pick % junk.len()].to_owned(), None),
         0..=5 => {
-            let m = legal.iter().find(|m| m.is_castle() && pick % 3 == 0).copied();
+            let m = legal
+                .iter()
+                .find(|m| m.is_castle() && pick % 3 == 0)
+                .copied();
             let m = m.unwrap_or(legal[pick % legal.len()]);
             (write_move(p, m, notation).0.to_string(), Some(m))
         }

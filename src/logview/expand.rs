@@ -24,7 +24,9 @@ pub enum ExpandError {
     NotJson(String),
     /// The record extends one that is not the last `position` record of its session read
     /// (for example, the start of a file is missing).
-    #[error("record seq {seq} extends seq {extends}, which is not the last position record of session `{session}` read")]
+    #[error(
+        "record seq {seq} extends seq {extends}, which is not the last position record of session `{session}` read"
+    )]
     MissingBase {
         /// The session id.
         session: String,

@@ -144,9 +144,10 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
     let mut games = Games::default();
     let mut bad = 0;
     let mut number = 0;
-    let name = path
-        .file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     follow::read_lines(path, args.follow, |line| {
         number += 1;
         if line.trim().is_empty() {

@@ -38,7 +38,12 @@ pub struct Game {
 fn strings(value: &Value) -> Vec<String> {
     value
         .as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -52,7 +57,9 @@ impl Games {
     /// Adds a full record (`passes`: whether it passed the filters); returns the game it
     /// closes, if it starts a new one.
     pub fn add(&mut self, record: &Value, passes: bool) -> Option<Game> {
-        if record["kind"] != "position" || !matches!(record["verdict"].as_str(), Some("valid" | "repaired")) {
+        if record["kind"] != "position"
+            || !matches!(record["verdict"].as_str(), Some("valid" | "repaired"))
+        {
             return None;
         }
         let fen_out = record["fen_out"].as_str()?.to_owned();
@@ -70,7 +77,9 @@ impl Games {
             chess960: record["chess960"].as_bool().unwrap_or(false),
         };
         match self.open.get_mut(&session) {
-            Some(open) if open.fen_in == game.fen_in && game.moves_in.starts_with(&open.moves_in) => {
+            Some(open)
+                if open.fen_in == game.fen_in && game.moves_in.starts_with(&open.moves_in) =>
+            {
                 let ts = std::mem::take(&mut open.ts);
                 *open = Game { ts, ..game };
                 None
@@ -113,7 +122,10 @@ impl Game {
         let Some(mut pos) = start else {
             tag(&mut out, "Result", "*");
             let fen = start_fen.unwrap_or_default();
-            let _ = write!(out, "\n{{fenguard: start position `{fen}` unreadable}} *\n\n");
+            let _ = write!(
+                out,
+                "\n{{fenguard: start position `{fen}` unreadable}} *\n\n"
+            );
             return out;
         };
         let mut moves = String::new();

@@ -17,7 +17,12 @@ fn text(value: &Value) -> String {
 ///
 /// # Errors
 /// The I/O error of writing `out`.
-pub fn human(out: &mut impl io::Write, file: &str, number: usize, record: &Value) -> io::Result<()> {
+pub fn human(
+    out: &mut impl io::Write,
+    file: &str,
+    number: usize,
+    record: &Value,
+) -> io::Result<()> {
     let kind = record["kind"].as_str().unwrap_or("?");
     write!(out, "{file}:{number}  seq {}  {kind}", text(&record["seq"]))?;
     if let Some(verdict) = record["verdict"].as_str() {
@@ -36,11 +41,19 @@ pub fn human(out: &mut impl io::Write, file: &str, number: usize, record: &Value
         writeln!(out, "  gui:    {}", text(&record["raw"]))?;
         writeln!(out, "  sent:   {}", text(&record["sent"]))?;
         writeln!(out, "  final:  {}", text(&record["final_fen"]))?;
-        writeln!(out, "  fen_in: {}  fen_out: {}", text(&record["fen_in"]), text(&record["fen_out"]))?;
+        writeln!(
+            out,
+            "  fen_in: {}  fen_out: {}",
+            text(&record["fen_in"]),
+            text(&record["fen_out"])
+        )?;
         writeln!(out, "  chess960: {}", text(&record["chess960"]))?;
     } else {
         for (key, value) in map {
-            if !matches!(key.as_str(), "ts" | "session" | "seq" | "kind" | "diagnostics") {
+            if !matches!(
+                key.as_str(),
+                "ts" | "session" | "seq" | "kind" | "diagnostics"
+            ) {
                 writeln!(out, "  {key}: {}", text(value))?;
             }
         }

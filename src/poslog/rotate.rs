@@ -181,7 +181,8 @@ mod tests {
     use super::*;
 
     fn dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("fenguard-rotate-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("fenguard-rotate-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
@@ -196,7 +197,9 @@ mod tests {
             keep: 2,
         };
         let mut file = RotatingFile::open(&path, rotation).unwrap();
-        for line in ["aaaa\n", "bbbb\n", "cccc\n", "dddd\n", "eeee\n", "ffff\n", "gggg\n"] {
+        for line in [
+            "aaaa\n", "bbbb\n", "cccc\n", "dddd\n", "eeee\n", "ffff\n", "gggg\n",
+        ] {
             file.write_all(line.as_bytes()).unwrap();
         }
         file.flush().unwrap();

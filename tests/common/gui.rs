@@ -192,7 +192,11 @@ impl Gui {
             .log("positions.jsonl")
             .lines()
             .filter(|l| !l.trim().is_empty())
-            .map(|l| expander.expand_line(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .map(|l| {
+                expander
+                    .expand_line(l)
+                    .unwrap_or_else(|e| panic!("{e}: {l}"))
+            })
             .collect()
     }
 

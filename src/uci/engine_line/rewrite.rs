@@ -19,10 +19,10 @@ use std::ops::Range;
 use shakmaty::{Bitboard, Chess, Color, Position, Rank};
 
 use super::{MoveField, MoveSequence, engine_move_sequences, may_hold_castle, splice};
+use crate::uci::Token;
 use crate::uci::castling::Notation;
 use crate::uci::diag::MoveDiagnostic;
 use crate::uci::moves::{push_if_changed, translate_one};
-use crate::uci::Token;
 #[cfg(test)]
 use crate::uci::tokens;
 
@@ -137,7 +137,16 @@ impl LineRewriter {
             if seq.field == MoveField::Pv {
                 self.replay_pv(&seq, root, (engine, gui), &mut reps, &mut diags);
             } else {
-                replay(&seq.moves, 0, root, (engine, gui), what(seq.field), &mut reps, &mut diags, None);
+                replay(
+                    &seq.moves,
+                    0,
+                    root,
+                    (engine, gui),
+                    what(seq.field),
+                    &mut reps,
+                    &mut diags,
+                    None,
+                );
             }
         }
         reps.sort_by_key(|(r, _)| r.start);
@@ -172,7 +181,9 @@ impl LineRewriter {
         let start = self.plies.last().map_or(root, |p| &p.after);
         let start = start.clone();
         let cache = (self.plies.len() < CACHED_PLIES).then_some(&mut self.plies);
-        replay(&seq.moves, shared, &start, notations, "pv move", reps, diags, cache);
+        replay(
+            &seq.moves, shared, &start, notations, "pv move", reps, diags, cache,
+        );
     }
 }
 
@@ -305,9 +316,17 @@ mod tests {
 
     #[test]
     fn tokens_after_the_last_back_rank_token_of_a_side_with_rights_are_of_no_interest() {
-        let kinds: Vec<Kind> = tokens(b"e1h1 e2e4 a8b8 g1f3").map(|t| kind(t.text)).collect();
+        let kinds: Vec<Kind> = tokens(b"e1h1 e2e4 a8b8 g1f3")
+            .map(|t| kind(t.text))
+            .collect();
         assert_eq!(end_of_interest(&kinds, Bitboard::EMPTY), 0);
-        assert_eq!(end_of_interest(&kinds, Bitboard::from_square(shakmaty::Square::H1)), 1);
-        assert_eq!(end_of_interest(&kinds, Bitboard::from_square(shakmaty::Square::A8)), 3);
+        assert_eq!(
+            end_of_interest(&kinds, Bitboard::from_square(shakmaty::Square::H1)),
+            1
+        );
+        assert_eq!(
+            end_of_interest(&kinds, Bitboard::from_square(shakmaty::Square::A8)),
+            3
+        );
     }
 }
