@@ -6,6 +6,8 @@
  *   position  N round trips `position fen FEN moves M...` + `isready` -> `readyok`;
  *   burst     R runs of `position startpos` (or -B LINE) + `go` -> `bestmove`, counting the
  *             `info` lines in between: median (milliseconds);
+ * and the CPU time the started process itself used for each burst (burst_cpu_ms, from
+ * /proc/PID/stat: steadier than wall time on a loaded machine);
  * then reads VmHWM (peak RSS, KiB) of the started process from /proc; with -L MIB, then
  * sends a line of MIB MiB with no end until the last byte, then `isready`, and reads VmHWM
  * again (SPEC 9: a line with no end must not grow memory past a fixed cap); then `quit`.
@@ -77,6 +79,25 @@ static long read_until(const char *prefix, const char *count) {
         }
         rend += (size_t)n;
     }
+}
+
+/* CPU time (user + system, milliseconds) the process `pid` itself has used so far (its
+ * children excluded), from /proc/PID/stat; -1 when unreadable. */
+static double cpu_ms(pid_t pid) {
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (!p) return -1;
+    unsigned long utime = 0, stime = 0;
+    /* after ") ": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime */
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return -1;
+    return (utime + stime) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -175,17 +196,21 @@ int main(int argc, char **argv) {
     if (n_position > 0) report("position_us", v, n_position, 1.0);
 
     long lines = 0;
+    double *cpu = malloc(sizeof(double) * (size_t)(n_burst > 0 ? n_burst : 1));
+    if (!cpu) die("out of memory");
     for (int i = 0; i < n_burst; i++) {
         send_text(burst_position);
         send_text("\nisready\n");
         read_until("readyok", NULL);
-        double t = now_us();
+        double t = now_us(), c = cpu_ms(pid);
         send_text("go depth 40\n");
         lines = read_until("bestmove", "info ");
         v[i] = now_us() - t;
+        cpu[i] = cpu_ms(pid) - c;
     }
     if (n_burst > 0) {
         report("burst_ms", v, n_burst, 1e3);
+        report("burst_cpu_ms", cpu, n_burst, 1.0);
         printf("burst_lines %ld\n", lines);
     }
     printf("peak_rss_kib %ld\n", vm_hwm_kib(pid));

@@ -66,6 +66,11 @@ fn move_field(word: &[u8]) -> Option<MoveField> {
 }
 
 fn is_info_keyword(word: &[u8]) -> bool {
+    // Every keyword is lower-case letters: a move (`e2e4`) or a number is rejected at once
+    // (the relay's hot path: most tokens of a pv).
+    if !word.iter().all(u8::is_ascii_lowercase) {
+        return false;
+    }
     word == b"string" || info_arity(word).is_some() || move_field(word).is_some()
 }
 
@@ -105,7 +110,7 @@ pub fn engine_move_sequences(line: &[u8]) -> Vec<MoveSequence<'_>> {
                 if field == MoveField::CurrLine {
                     toks.next_if(|v| !v.text.is_empty() && v.text.iter().all(u8::is_ascii_digit));
                 }
-                let mut moves = Vec::new();
+                let mut moves = Vec::with_capacity(16);
                 while let Some(m) = toks.next_if(|v| !is_info_keyword(v.text)) {
                     moves.push(m);
                     if field == MoveField::CurrMove {

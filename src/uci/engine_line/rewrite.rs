@@ -100,6 +100,20 @@ pub struct LineRewriter {
     root: Option<Chess>,
     notations: Option<(Notation, Notation)>,
     plies: Vec<Ply>,
+    /// The last pv's bytes (first move to last) and its result, spans relative to its start:
+    /// an engine repeats a pv unchanged across many `info` lines.
+    memo: Option<Memo>,
+}
+
+#[derive(Debug, Clone)]
+struct Memo {
+    text: Vec<u8>,
+    reps: Vec<(Range<usize>, Vec<u8>)>,
+    diags: Vec<MoveDiagnostic>,
+}
+
+fn shift(range: &Range<usize>, from: usize, to: usize) -> Range<usize> {
+    range.start - from + to..range.end - from + to
 }
 
 /// Whether two positions are the same for reading moves (board, side, castling rights and
@@ -131,11 +145,12 @@ impl LineRewriter {
             self.root = Some(root.clone());
             self.notations = Some((engine, gui));
             self.plies.clear();
+            self.memo = None;
         }
         let mut reps = Vec::new();
         for seq in engine_move_sequences(line) {
             if seq.field == MoveField::Pv {
-                self.replay_pv(&seq, root, (engine, gui), &mut reps, &mut diags);
+                self.replay_pv(line, &seq, root, (engine, gui), &mut reps, &mut diags);
             } else {
                 replay(
                     &seq.moves,
@@ -154,6 +169,46 @@ impl LineRewriter {
     }
 
     fn replay_pv(
+        &mut self,
+        line: &[u8],
+        seq: &MoveSequence<'_>,
+        root: &Chess,
+        notations: (Notation, Notation),
+        reps: &mut Vec<(Range<usize>, Vec<u8>)>,
+        diags: &mut Vec<MoveDiagnostic>,
+    ) {
+        let (Some(first), Some(last)) = (seq.moves.first(), seq.moves.last()) else {
+            return;
+        };
+        let base = first.span.start;
+        let text = &line[base..last.span.end];
+        if let Some(memo) = self.memo.as_ref().filter(|m| m.text == text) {
+            reps.extend(memo.reps.iter().map(|(r, t)| (shift(r, 0, base), t.clone())));
+            diags.extend(memo.diags.iter().map(|d| MoveDiagnostic {
+                span: d.span.as_ref().map(|r| shift(r, 0, base)),
+                ..d.clone()
+            }));
+            return;
+        }
+        let (reps_from, diags_from) = (reps.len(), diags.len());
+        self.replay_plies(seq, root, notations, reps, diags);
+        self.memo = Some(Memo {
+            text: text.to_vec(),
+            reps: reps[reps_from..]
+                .iter()
+                .map(|(r, t)| (shift(r, base, 0), t.clone()))
+                .collect(),
+            diags: diags[diags_from..]
+                .iter()
+                .map(|d| MoveDiagnostic {
+                    span: d.span.as_ref().map(|r| shift(r, base, 0)),
+                    ..d.clone()
+                })
+                .collect(),
+        });
+    }
+
+    fn replay_plies(
         &mut self,
         seq: &MoveSequence<'_>,
         root: &Chess,
@@ -254,9 +309,10 @@ pub fn rewrite_engine_line<'a>(
     engine: Notation,
     gui: Notation,
 ) -> (Cow<'a, [u8]>, Vec<MoveDiagnostic>) {
-    if engine == gui || !may_hold_castle(line) {
+    if engine == gui {
         return (Cow::Borrowed(line), Vec::new());
     }
+    // `LineRewriter::rewrite` looks for a back-rank token first (`may_hold_castle`).
     REWRITER.with(|r| match r.try_borrow_mut() {
         Ok(mut rewriter) => rewriter.rewrite(line, root, engine, gui),
         Err(_) => LineRewriter::default().rewrite(line, root, engine, gui),
