@@ -183,7 +183,11 @@ impl LineRewriter {
         let base = first.span.start;
         let text = &line[base..last.span.end];
         if let Some(memo) = self.memo.as_ref().filter(|m| m.text == text) {
-            reps.extend(memo.reps.iter().map(|(r, t)| (shift(r, 0, base), t.clone())));
+            reps.extend(
+                memo.reps
+                    .iter()
+                    .map(|(r, t)| (shift(r, 0, base), t.clone())),
+            );
             diags.extend(memo.diags.iter().map(|d| MoveDiagnostic {
                 span: d.span.as_ref().map(|r| shift(r, 0, base)),
                 ..d.clone()
