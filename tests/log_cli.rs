@@ -14,7 +14,7 @@ use fenguard::poslog::{Compactor, RotatingFile, Rotation, write_record};
 use fenguard::session::{DiagnosticRecord, Event, Moves, PositionRecord, Record, Verdict};
 use serde_json::Value;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
 /// A Chess960 start position (X-FEN) whose castles come early: king b1/b8, rooks a and g.
 const START: &str = "rkq1bnrn/pppppppp/8/8/8/8/PPPPPPPP/RKQ1BNRN w KQkq - 0 1";
@@ -94,8 +94,7 @@ fn every_position_record_rebuilds_to_the_guis_line_and_the_line_the_engine_read(
     let raw = std::fs::read_to_string(&file).unwrap();
     let last = raw
         .lines()
-        .filter(|l| l.contains("\"kind\":\"position\""))
-        .last()
+        .rfind(|l| l.contains("\"kind\":\"position\""))
         .unwrap();
     assert!(last.contains("\"extends\":"), "{last}");
     assert!(last.len() <= 1024, "{} bytes: {last}", last.len());

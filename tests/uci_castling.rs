@@ -426,7 +426,7 @@ fn pv_token(p: &Chess, notation: Notation, pick: usize, style: usize) -> (String
         0..=5 => {
             let m = legal
                 .iter()
-                .find(|m| m.is_castle() && pick % 3 == 0)
+                .find(|m| m.is_castle() && pick.is_multiple_of(3))
                 .copied();
             let m = m.unwrap_or(legal[pick % legal.len()]);
             (write_move(p, m, notation).0.to_string(), Some(m))
@@ -437,7 +437,7 @@ fn pv_token(p: &Chess, notation: Notation, pick: usize, style: usize) -> (String
         }
         7 => {
             let files = b"abcdefgh";
-            let rank = if pick % 2 == 0 { '1' } else { '8' };
+            let rank = if pick.is_multiple_of(2) { '1' } else { '8' };
             let (f1, f2) = (files[pick % 8] as char, files[(pick / 8) % 8] as char);
             (format!("{f1}{rank}{f2}{rank}"), None)
         }
