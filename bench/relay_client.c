@@ -4,14 +4,17 @@
  * measures, with CLOCK_MONOTONIC:
  *   isready   N round trips `isready` -> `readyok`: median and p99 (microseconds);
  *   position  N round trips `position fen FEN moves M...` + `isready` -> `readyok`;
- *   burst     R runs of `position startpos` + `go` -> `bestmove`, counting the `info` lines
- *             in between: median (milliseconds);
+ *   burst     R runs of `position startpos` (or -B LINE) + `go` -> `bestmove`, counting the
+ *             `info` lines in between: median (milliseconds);
+ * and the CPU time the started process itself used for each burst (burst_cpu_ms, from
+ * /proc/PID/stat: steadier than wall time on a loaded machine);
  * then reads VmHWM (peak RSS, KiB) of the started process from /proc; with -L MIB, then
  * sends a line of MIB MiB with no end until the last byte, then `isready`, and reads VmHWM
  * again (SPEC 9: a line with no end must not grow memory past a fixed cap); then `quit`.
  * Prints one `key value` pair a line, for the script to parse.
  *
- * Usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] -- COMMAND [ARGS...]
+ * Usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] [-B LINE]
+ *                     -- COMMAND [ARGS...]
  * Build: gcc -O2 -o relay_client relay_client.c
  */
 #include <errno.h>
@@ -78,6 +81,25 @@ static long read_until(const char *prefix, const char *count) {
     }
 }
 
+/* CPU time (user + system, milliseconds) the process `pid` itself has used so far (its
+ * children excluded), from /proc/PID/stat; -1 when unreadable. */
+static double cpu_ms(pid_t pid) {
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (!p) return -1;
+    unsigned long utime = 0, stime = 0;
+    /* after ") ": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime */
+    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return -1;
+    return (utime + stime) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -110,7 +132,8 @@ int main(int argc, char **argv) {
     const char *fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     const char *moves = "e1g1 f6e4 f1e1 d7d5 c4d5 d8d5 b1c3 d5a5 c3e4 c8e6 e4g5 e8c8 g5e6 "
                         "f7e6 e1e5 f8d6 e5e6 h8f8";
-    while ((opt = getopt(argc, argv, "i:p:b:L:f:m:")) != -1) {
+    const char *burst_position = "position startpos";
+    while ((opt = getopt(argc, argv, "i:p:b:L:f:m:B:")) != -1) {
         switch (opt) {
         case 'i': n_isready = atoi(optarg); break;
         case 'p': n_position = atoi(optarg); break;
@@ -118,7 +141,8 @@ int main(int argc, char **argv) {
         case 'L': long_mib = atoi(optarg); break;
         case 'f': fen = optarg; break;
         case 'm': moves = optarg; break;
-        default: die("usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] -- CMD...");
+        case 'B': burst_position = optarg; break;
+        default: die("usage: relay_client [-i N] [-p N] [-b RUNS] [-L MIB] [-f FEN] [-m MOVES] [-B LINE] -- CMD...");
         }
     }
     if (optind >= argc) die("no command given");
@@ -172,16 +196,21 @@ int main(int argc, char **argv) {
     if (n_position > 0) report("position_us", v, n_position, 1.0);
 
     long lines = 0;
+    double *cpu = malloc(sizeof(double) * (size_t)(n_burst > 0 ? n_burst : 1));
+    if (!cpu) die("out of memory");
     for (int i = 0; i < n_burst; i++) {
-        send_text("position startpos\nisready\n");
+        send_text(burst_position);
+        send_text("\nisready\n");
         read_until("readyok", NULL);
-        double t = now_us();
+        double t = now_us(), c = cpu_ms(pid);
         send_text("go depth 40\n");
         lines = read_until("bestmove", "info ");
         v[i] = now_us() - t;
+        cpu[i] = cpu_ms(pid) - c;
     }
     if (n_burst > 0) {
         report("burst_ms", v, n_burst, 1e3);
+        report("burst_cpu_ms", cpu, n_burst, 1.0);
         printf("burst_lines %ld\n", lines);
     }
     printf("peak_rss_kib %ld\n", vm_hwm_kib(pid));

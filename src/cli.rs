@@ -29,6 +29,8 @@ pub struct Cli {
 pub enum Command {
     /// Lint and normalize FENs from arguments, `--file F`, or standard input (`-`).
     Check(crate::check::CheckArgs),
+    /// Read `positions.jsonl`: records in full, filtered, followed, or games as PGN.
+    Log(crate::logview::LogArgs),
 }
 
 /// Options of the proxy: `fenguard [--config FILE] [--log-dir DIR] [-v...] [-- ENGINE [ARGS...]]`.
@@ -53,6 +55,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Check(args)) => crate::check::run(args),
+        Some(Command::Log(args)) => crate::logview::run(args),
         None => crate::proxy::run(cli.proxy),
     }
 }

@@ -159,6 +159,13 @@ pub struct LogConfig {
     pub transcript: bool,
     /// Level of `fenguard.log`; `RUST_LOG` overrides. Default `info`.
     pub level: LogLevel,
+    /// `fenguard.log` and `positions.jsonl` each rotate before passing this many bytes; 0:
+    /// never. Default 16 MiB; otherwise at least 4096.
+    #[serde(deserialize_with = "max_bytes")]
+    pub max_bytes: u64,
+    /// Rotated files kept (`positions.jsonl.1` newest ... `.<keep>`), at most 1000. Default 5.
+    #[serde(deserialize_with = "keep")]
+    pub keep: u32,
 }
 
 impl Default for LogConfig {
@@ -168,6 +175,40 @@ impl Default for LogConfig {
             positions: true,
             transcript: false,
             level: LogLevel::Info,
+            max_bytes: 16 << 20,
+            keep: 5,
+        }
+    }
+}
+
+/// `log.max_bytes`: 0, or at least 4096.
+fn max_bytes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let n = u64::deserialize(d)?;
+    if n != 0 && n < 4096 {
+        return Err(serde::de::Error::custom(format!(
+            "expected 0 (never rotate) or at least 4096 bytes, got {n}"
+        )));
+    }
+    Ok(n)
+}
+
+/// `log.keep`: at most 1000.
+fn keep<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    if n > 1000 {
+        return Err(serde::de::Error::custom(format!(
+            "expected at most 1000 rotated files, got {n}"
+        )));
+    }
+    Ok(n)
+}
+
+impl LogConfig {
+    /// The rotation settings of `log.max_bytes` and `log.keep`.
+    pub fn rotation(&self) -> crate::poslog::Rotation {
+        crate::poslog::Rotation {
+            max_bytes: self.max_bytes,
+            keep: self.keep,
         }
     }
 }
@@ -357,6 +398,10 @@ mod tests {
     fn bad_value_names_the_key() {
         let (key, line, _) = invalid("[log]\nlevel = \"loud\"\n");
         assert_eq!(key.as_deref(), Some("log.level"));
+        let (key, _, _) = invalid("[log]\nmax_bytes = 100\n");
+        assert_eq!(key.as_deref(), Some("log.max_bytes"));
+        let (key, _, _) = invalid("[log]\nkeep = 1001\n");
+        assert_eq!(key.as_deref(), Some("log.keep"));
         assert_eq!(line, 2);
     }
 

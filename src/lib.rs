@@ -6,6 +6,7 @@
 //! - [`session`]: the sans-I/O proxy state machine (GUI line or engine line in, actions out).
 //! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals.
 //! - [`check`]: the offline `fenguard check` command.
+//! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
 
 pub mod check;
@@ -13,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod fen;
 pub mod logging;
+pub mod logview;
 pub mod poslog;
 pub mod proxy;
 pub mod session;

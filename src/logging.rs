@@ -1,6 +1,8 @@
 //! fenguard's own logging: `fenguard.log` (and the transcript) in the log directory, warnings
 //! also on stderr, never anything on stdout.
 //!
+//! Both files rotate by size (`log.max_bytes`, `log.keep`: [`RotatingFile`]).
+//!
 //! Every writer is a `tracing_appender` non-blocking writer: a background thread does the file
 //! and stderr writes, so a slow disk or a GUI that never reads fenguard's stderr cannot stall
 //! the relay (records are dropped instead when its queue is full).
@@ -23,7 +25,7 @@ use tracing_subscriber::util::SubscriberInitExt as _;
 use tracing_subscriber::{Layer as _, fmt};
 
 use crate::config::LogLevel;
-use crate::poslog::PositionLog;
+use crate::poslog::{PositionLog, RotatingFile, Rotation};
 
 /// Target of transcript events (`gui>`, `>engine`, `engine>`, `>gui` lines).
 pub const TRANSCRIPT: &str = "fenguard::transcript";
@@ -62,6 +64,9 @@ pub struct LogSettings {
     pub transcript: bool,
     /// This run's id, written in `positions.jsonl`.
     pub session_id: String,
+    /// Size-based rotation of `fenguard.log` and `positions.jsonl` (`log.max_bytes`,
+    /// `log.keep`), each file on its own.
+    pub rotation: Rotation,
 }
 
 /// The installed logging; keep it alive until exit (dropping it flushes the writers).
@@ -100,10 +105,7 @@ pub fn init(settings: &LogSettings) -> Logs {
     let mut log_file = None;
     match settings.dir.as_deref().map(open_dir) {
         Some(Ok(dir)) => {
-            if let Ok(appender) = tracing_appender::rolling::Builder::new()
-                .filename_prefix("fenguard.log")
-                .build(&dir)
-            {
+            if let Ok(appender) = RotatingFile::open(&dir.join("fenguard.log"), settings.rotation) {
                 let (writer, guard) = non_blocking(LOG_QUEUE, appender);
                 guards.push(guard);
                 log_file = Some(dir.join("fenguard.log"));
@@ -117,7 +119,9 @@ pub fn init(settings: &LogSettings) -> Logs {
                 warn_once(&dir, "cannot open fenguard.log");
             }
             if settings.positions {
-                match PositionLog::open(&dir.join("positions.jsonl"), settings.session_id.clone()) {
+                let path = dir.join("positions.jsonl");
+                let session = settings.session_id.clone();
+                match PositionLog::open_rotating(&path, session, settings.rotation) {
                     Ok(log) => positions = Some(log),
                     Err(err) => warn_once(&dir, &format!("cannot open positions.jsonl: {err}")),
                 }

@@ -3,9 +3,14 @@
 //!
 //! Each line is a session [`Record`] with `ts` (UTC, microseconds) and `session` in front:
 //! `{"ts":"2026-11-29T13:00:00.123456Z","session":"…","seq":1,"kind":"engine-start",…}`.
+//! A `position` record that extends the previous one of its session carries only the new moves
+//! ([`compact`]: its size does not grow with the game); the file rotates by size
+//! ([`rotate`]: `log.max_bytes`, `log.keep`), and the first record of each file is full.
 
-use std::fs::File;
-use std::io::{BufWriter, Write as _};
+pub mod compact;
+pub mod rotate;
+
+use std::io::Write as _;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::thread::JoinHandle;
@@ -15,6 +20,8 @@ use time::OffsetDateTime;
 use time::macros::format_description;
 
 use crate::session::Record;
+pub use compact::Compactor;
+pub use rotate::{RotatingFile, Rotation, rotated_path};
 
 /// Records queued for writing before new ones are dropped.
 const QUEUE: usize = 4096;
@@ -37,19 +44,29 @@ struct Line<'a> {
 }
 
 impl PositionLog {
-    /// Opens `path` for appending (creating it); records carry `session` as their session id.
+    /// Opens `path` for appending (creating it), never rotated; records carry `session` as
+    /// their session id.
     ///
     /// # Errors
     /// The I/O error when the file cannot be opened or the writer thread cannot start.
     pub fn open(path: &Path, session: String) -> std::io::Result<PositionLog> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)?;
+        PositionLog::open_rotating(path, session, Rotation::NEVER)
+    }
+
+    /// [`PositionLog::open`] with size-based rotation ([`rotate`]).
+    ///
+    /// # Errors
+    /// The I/O error when the file cannot be opened or the writer thread cannot start.
+    pub fn open_rotating(
+        path: &Path,
+        session: String,
+        rotation: Rotation,
+    ) -> std::io::Result<PositionLog> {
+        let file = RotatingFile::open(path, rotation)?;
         let (queue, records) = sync_channel(QUEUE);
         let writer = std::thread::Builder::new()
             .name("positions.jsonl".to_owned())
-            .spawn(move || write_records(&records, &session, BufWriter::new(file)))?;
+            .spawn(move || write_records(&records, &session, file))?;
         Ok(PositionLog {
             queue: Some(queue),
             writer: Some(writer),
@@ -84,18 +101,18 @@ impl Drop for PositionLog {
 const GATHER: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// The writer thread: waits for a record, lets more gather for [`GATHER`], then writes them
-/// all, each whole on its line, and flushes; stops at the first write error (a full disk: the
-/// relay goes on without the log).
+/// all, each whole on its line (compacted, [`Compactor`]), and flushes; stops at the first
+/// write error (a full disk: the relay goes on without the log).
 fn write_records(
     records: &Receiver<(Record, OffsetDateTime)>,
     session: &str,
-    mut file: BufWriter<File>,
+    mut file: RotatingFile,
 ) {
+    let mut compactor = Compactor::default();
     while let Ok(first) = records.recv() {
         std::thread::sleep(GATHER);
         for (record, ts) in std::iter::once(first).chain(records.try_iter()) {
-            let line = render(session, &record, ts);
-            if file.write_all(line.as_bytes()).is_err() {
+            if write_record(&mut file, &mut compactor, session, &record, ts).is_err() {
                 return;
             }
         }
@@ -105,7 +122,24 @@ fn write_records(
     }
 }
 
-/// One JSON line (with `\n`) for `record` at time `now`.
+/// Writes one record, compacted unless it starts a new file (then rendered again in full).
+pub fn write_record(
+    file: &mut RotatingFile,
+    compactor: &mut Compactor,
+    session: &str,
+    record: &Record,
+    ts: OffsetDateTime,
+) -> std::io::Result<()> {
+    let mut line = compactor.render(session, record, ts);
+    if file.prepare(line.len() as u64)? {
+        compactor.reset();
+        line = compactor.render(session, record, ts);
+    }
+    file.write_all(line.as_bytes())
+}
+
+/// One full JSON line (with `\n`) for `record` at time `now`: every field, as the writer wrote
+/// it before compaction (and as `fenguard log` rebuilds it).
 pub fn render(session: &str, record: &Record, now: OffsetDateTime) -> String {
     let format =
         format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");

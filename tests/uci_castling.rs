@@ -398,3 +398,107 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&replayed.position, &p);
     }
 }
+
+/// Root positions with castling rights for the fast-path comparison: standard, king f1 / rook
+/// h1 (R07), kings on d1/d8 with rooks a and h, a king on b1 next to its rook, a king on g1.
+const FAST_PATH_ROOTS: &[&str] = &[
+    STD,
+    R07,
+    "r2k3r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R2K3R w KQkq - 4 8",
+    "rk5r/8/8/8/8/8/8/RK5R b KQkq - 0 1",
+    "4k3/8/8/8/8/8/8/6KR w K - 0 1",
+    "r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 1",
+];
+
+/// A pv token: mostly a legal move of `p` in `notation` (castles preferred), else one in the
+/// other notation, a back-rank move, an upper-case promotion or junk.
+fn pv_token(p: &Chess, notation: Notation, pick: usize, style: usize) -> (String, Option<Move>) {
+    let legal = p.legal_moves();
+    let junk = [
+        "0000", "e7e8Q", "h1h1", "e1g1", "e8c8", "a1a8", "b7b8N", "xyz", "e1h1", "d8h8",
+    ];
+    let other = match notation {
+        Notation::Standard => Notation::Chess960,
+        Notation::Chess960 => Notation::Standard,
+    };
+    match style % 10 {
+        _ if legal.is_empty() => (junk[pick % junk.len()].to_owned(), None),
+        0..=5 => {
+            let m = legal
+                .iter()
+                .find(|m| m.is_castle() && pick.is_multiple_of(3))
+                .copied();
+            let m = m.unwrap_or(legal[pick % legal.len()]);
+            (write_move(p, m, notation).0.to_string(), Some(m))
+        }
+        6 => {
+            let m = legal[pick % legal.len()];
+            (write_move(p, m, other).0.to_string(), None)
+        }
+        7 => {
+            let files = b"abcdefgh";
+            let rank = if pick.is_multiple_of(2) { '1' } else { '8' };
+            let (f1, f2) = (files[pick % 8] as char, files[(pick / 8) % 8] as char);
+            (format!("{f1}{rank}{f2}{rank}"), None)
+        }
+        _ => (junk[pick % junk.len()].to_owned(), None),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+    /// The fast path (`LineRewriter`, the per-thread one behind `rewrite_engine_line`) gives the
+    /// same line and diagnostics as the reference replay on random pvs, also across successive
+    /// lines that share a prefix (the remembered pv) and when roots and notations change.
+    #[test]
+    fn fast_castling_translation_equals_the_full_replay_on_random_pvs(
+        root in 0usize..FAST_PATH_ROOTS.len(),
+        lines in proptest::collection::vec(
+            (0usize..12, proptest::collection::vec((0usize..10_000, 0usize..100), 0..24), 0usize..6),
+            1..8,
+        ),
+        engine_960 in proptest::bool::ANY,
+        gui_960 in proptest::bool::ANY,
+    ) {
+        use fenguard::uci::engine_line::{LineRewriter, rewrite_engine_line_full};
+        use fenguard::uci::rewrite_engine_line;
+        let (engine, gui) = (Notation::from_chess960(engine_960), Notation::from_chess960(gui_960));
+        let start = pos(FAST_PATH_ROOTS[root]);
+        let mut rewriter = LineRewriter::default();
+        let mut previous: Vec<String> = Vec::new();
+        for (keep, picks, shape) in lines {
+            // A prefix of the previous pv, then new tokens played from where it leaves off.
+            let mut pv: Vec<String> = previous.iter().take(keep).cloned().collect();
+            let mut p = start.clone();
+            for text in &pv {
+                match read_move(&p, text.as_bytes(), engine) {
+                    Ok(r) => p.play_unchecked(r.mv),
+                    Err(_) => break,
+                }
+            }
+            for (pick, style) in picks {
+                let (text, mv) = pv_token(&p, engine, pick, style);
+                if let Some(m) = mv {
+                    p.play_unchecked(m);
+                }
+                pv.push(text);
+            }
+            let moves = pv.join(" ");
+            let first = pv.first().cloned().unwrap_or_else(|| "e1h1".into());
+            let line = match shape {
+                0 => format!("info depth 12 seldepth 14 score cp 20 nodes 1000 pv {moves}"),
+                1 => format!("info depth 3 currmove {first} currmovenumber 1 pv {moves}"),
+                2 => format!("bestmove {first} ponder {}", pv.get(1).map_or("e8h8", String::as_str)),
+                3 => format!("info refutation {moves}"),
+                4 => format!("info currline 1 {moves} string pv e1h1"),
+                _ => format!("info multipv 2 score mate 3 wdl 1 2 3 pv {moves}"),
+            };
+            let want = rewrite_engine_line_full(line.as_bytes(), &start, engine, gui);
+            let got = rewriter.rewrite(line.as_bytes(), &start, engine, gui);
+            proptest::prop_assert_eq!(&got, &want, "{}", line);
+            let got = rewrite_engine_line(line.as_bytes(), &start, engine, gui);
+            proptest::prop_assert_eq!(&got, &want, "{}", line);
+            previous = pv;
+        }
+    }
+}

@@ -76,6 +76,7 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
         positions: config.log.positions,
         transcript,
         session_id: session_id(),
+        rotation: config.log.rotation(),
     });
     tracing::info!("fenguard {} starting", env!("CARGO_PKG_VERSION"));
 

@@ -6,9 +6,16 @@
 //! tbhits sbhits cpuload string refutation currline`, plus Stockfish's `wdl W D L`. Moves sit
 //! after `pv`, `currmove`, `refutation` and `currline` (which may start with a cpu number);
 //! everything after `string` is free text.
+//!
+//! [`rewrite_engine_line`] rewrites their castling moves into the GUI's notation (fast path,
+//! [`LineRewriter`]); [`rewrite_engine_line_full`] is the reference it is checked against.
+
+mod rewrite;
 
 use std::borrow::Cow;
 use std::ops::Range;
+
+pub use rewrite::{LineRewriter, rewrite_engine_line, rewrite_engine_line_full};
 
 use super::{Token, tokens};
 
@@ -59,6 +66,11 @@ fn move_field(word: &[u8]) -> Option<MoveField> {
 }
 
 fn is_info_keyword(word: &[u8]) -> bool {
+    // Every keyword is lower-case letters: a move (`e2e4`) or a number is rejected at once
+    // (the relay's hot path: most tokens of a pv).
+    if !word.iter().all(u8::is_ascii_lowercase) {
+        return false;
+    }
     word == b"string" || info_arity(word).is_some() || move_field(word).is_some()
 }
 
@@ -98,7 +110,7 @@ pub fn engine_move_sequences(line: &[u8]) -> Vec<MoveSequence<'_>> {
                 if field == MoveField::CurrLine {
                     toks.next_if(|v| !v.text.is_empty() && v.text.iter().all(u8::is_ascii_digit));
                 }
-                let mut moves = Vec::new();
+                let mut moves = Vec::with_capacity(16);
                 while let Some(m) = toks.next_if(|v| !is_info_keyword(v.text)) {
                     moves.push(m);
                     if field == MoveField::CurrMove {

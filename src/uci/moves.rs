@@ -24,7 +24,8 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use super::castling::{Notation, ReadError, read_move, write_move};
 use super::command::parse_go;
 use super::diag::{MoveCode, MoveDiagnostic};
-use super::engine_line::{MoveField, engine_move_sequences, may_hold_castle, splice};
+use super::engine_line::splice;
+pub use super::engine_line::{rewrite_engine_line, rewrite_engine_line_full};
 use super::{Token, tokens};
 
 fn fen_of(pos: &Chess) -> String {
@@ -96,7 +97,7 @@ fn ambiguous_diag(what: &str, index: usize, tok: &Token<'_>, why: &str) -> MoveD
 /// Reads one move in `from` notation, writes it in `to` notation, collecting ambiguity
 /// warnings. With `repair`, a missing promotion becomes a queen (the error is still reported,
 /// with its fix). Returns the legal move and its text in `to`, or the blocking diagnostic.
-fn translate_one(
+pub(super) fn translate_one(
     pos: &Chess,
     tok: &Token<'_>,
     index: usize,
@@ -236,51 +237,39 @@ pub fn translate_searchmoves<'a>(
     (splice(line, &reps), diags)
 }
 
-fn push_if_changed(reps: &mut Vec<(Range<usize>, Vec<u8>)>, tok: &Token<'_>, uci: UciMove) {
+/// Adds a replacement of `tok` by `uci` when its text differs (no allocation when it does not).
+pub(super) fn push_if_changed(
+    reps: &mut Vec<(Range<usize>, Vec<u8>)>,
+    tok: &Token<'_>,
+    uci: UciMove,
+) {
+    if let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = uci
+    {
+        let mut text = [0u8; 5];
+        text[0] = from.file().char() as u8;
+        text[1] = from.rank().char() as u8;
+        text[2] = to.file().char() as u8;
+        text[3] = to.rank().char() as u8;
+        let len = match promotion {
+            Some(role) => {
+                text[4] = role.char() as u8;
+                5
+            }
+            None => 4,
+        };
+        if &text[..len] != tok.text {
+            reps.push((tok.span.clone(), text[..len].to_vec()));
+        }
+        return;
+    }
     let text = uci.to_string();
     if text.as_bytes() != tok.text {
         reps.push((tok.span.clone(), text.into_bytes()));
     }
-}
-
-/// Rewrites the castling moves of an engine `bestmove` or `info` line from `engine` to `gui`
-/// notation, interpreting each sequence by replaying it from `root` (the searched position).
-/// A sequence is translated up to its first move that does not parse or is not legal; the rest
-/// stays as sent. Every other byte is kept; the line comes back borrowed (no allocation) when
-/// nothing changes, when the notations are equal, or when no token looks like a back-rank move.
-/// Diagnostics: `ambiguous-castling-move` warnings for castles written in king-takes-rook form.
-pub fn rewrite_engine_line<'a>(
-    line: &'a [u8],
-    root: &Chess,
-    engine: Notation,
-    gui: Notation,
-) -> (Cow<'a, [u8]>, Vec<MoveDiagnostic>) {
-    let mut diags = Vec::new();
-    if engine == gui || !may_hold_castle(line) {
-        return (Cow::Borrowed(line), diags);
-    }
-    let mut reps = Vec::new();
-    for seq in engine_move_sequences(line) {
-        let what = match seq.field {
-            MoveField::BestMove => "bestmove/ponder move",
-            MoveField::Pv => "pv move",
-            MoveField::CurrMove => "currmove",
-            MoveField::Refutation => "refutation move",
-            MoveField::CurrLine => "currline move",
-        };
-        let mut pos = root.clone();
-        for (i, tok) in seq.moves.iter().enumerate() {
-            let Ok((mv, uci)) =
-                translate_one(&pos, tok, i + 1, what, (engine, gui), false, &mut diags)
-            else {
-                break;
-            };
-            push_if_changed(&mut reps, tok, uci);
-            pos.play_unchecked(mv);
-        }
-    }
-    reps.sort_by_key(|(r, _)| r.start);
-    (splice(line, &reps), diags)
 }
 
 /// Checks the engine's `bestmove <m> [ponder <p>]` in `root` (the searched position), read in

@@ -184,13 +184,19 @@ impl Gui {
         self.read_until_prefix("bestmove ")
     }
 
-    /// Every record of `positions.jsonl` so far, parsed.
+    /// Every record of `positions.jsonl` so far, parsed and rebuilt in full (compact
+    /// `position` records expanded, as `fenguard log` does).
     pub fn records(&self) -> Vec<serde_json::Value> {
+        let mut expander = fenguard::logview::Expander::default();
         self.proxy
             .log("positions.jsonl")
             .lines()
             .filter(|l| !l.trim().is_empty())
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {e}: {l}")))
+            .map(|l| {
+                expander
+                    .expand_line(l)
+                    .unwrap_or_else(|e| panic!("{e}: {l}"))
+            })
             .collect()
     }
 

@@ -1,0 +1,192 @@
+//! Logged games as PGN: the moves of a session's `position` records, in SAN (shakmaty).
+//!
+//! A game is a run of `position` records of one session, each extending the one before (same
+//! `fen_in`, its moves a prefix of the next one's); rejected and forwarded records are skipped.
+//! Its moves are the last record's `moves_out`, played from `fen_out`, read in the engine's
+//! notation (`chess960`). A start other than the standard start position gets `SetUp` and
+//! `FEN` tags (X-FEN castling); a game in Chess960 mode gets `Variant "Chess960"` and always
+//! the FEN tags (the X-FEN seed: the start position of every Chess960 game is stored).
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+use crate::uci::{Notation, read_move};
+
+/// One game being collected.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The session id.
+    pub session: String,
+    /// `ts` of the game's first record.
+    pub ts: String,
+    /// Whether its last record passed the filters of `fenguard log`.
+    pub passes: bool,
+    /// `fen_in` of its records (the grouping key).
+    fen_in: Option<String>,
+    /// The last record's moves as given (the grouping key).
+    moves_in: Vec<String>,
+    /// The last record's `fen_out`, `moves_out`, `chess960`.
+    fen_out: String,
+    moves_out: Vec<String>,
+    chess960: bool,
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Groups full `position` records into games; feed records in file order.
+#[derive(Debug, Default)]
+pub struct Games {
+    open: std::collections::HashMap<String, Game>,
+}
+
+impl Games {
+    /// Adds a full record (`passes`: whether it passed the filters); returns the game it
+    /// closes, if it starts a new one.
+    pub fn add(&mut self, record: &Value, passes: bool) -> Option<Game> {
+        if record["kind"] != "position"
+            || !matches!(record["verdict"].as_str(), Some("valid" | "repaired"))
+        {
+            return None;
+        }
+        let fen_out = record["fen_out"].as_str()?.to_owned();
+        let session = record["session"].as_str().unwrap_or_default().to_owned();
+        let fen_in = record["fen_in"].as_str().map(str::to_owned);
+        let moves_in = strings(&record["moves_in"]);
+        let game = Game {
+            session: session.clone(),
+            ts: record["ts"].as_str().unwrap_or_default().to_owned(),
+            passes,
+            fen_in,
+            moves_in,
+            fen_out,
+            moves_out: strings(&record["moves_out"]),
+            chess960: record["chess960"].as_bool().unwrap_or(false),
+        };
+        match self.open.get_mut(&session) {
+            Some(open)
+                if open.fen_in == game.fen_in && game.moves_in.starts_with(&open.moves_in) =>
+            {
+                let ts = std::mem::take(&mut open.ts);
+                *open = Game { ts, ..game };
+                None
+            }
+            _ => self.open.insert(session, game),
+        }
+    }
+
+    /// The games still open, at the end of the input.
+    pub fn finish(self) -> Vec<Game> {
+        let mut games: Vec<Game> = self.open.into_values().collect();
+        games.sort_by(|a, b| a.ts.cmp(&b.ts));
+        games
+    }
+}
+
+fn tag(out: &mut String, name: &str, value: &str) {
+    let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let _ = writeln!(out, "[{name} \"{value}\"]");
+}
+
+impl Game {
+    /// The game as PGN text (tags, a blank line, movetext, a blank line).
+    pub fn to_pgn(&self) -> String {
+        let start_fen = (self.fen_out != "startpos").then_some(self.fen_out.as_str());
+        let start: Option<Chess> = match start_fen {
+            None => Some(Chess::default()),
+            Some(fen) => Fen::from_ascii(fen.as_bytes())
+                .ok()
+                .and_then(|f| f.into_position(CastlingMode::Chess960).ok()),
+        };
+        let mut out = String::new();
+        let date = self.ts.get(..10).unwrap_or("????-??-??").replace('-', ".");
+        tag(&mut out, "Event", "fenguard log");
+        tag(&mut out, "Site", &format!("session {}", self.session));
+        tag(&mut out, "Date", &date);
+        tag(&mut out, "Round", "-");
+        tag(&mut out, "White", "?");
+        tag(&mut out, "Black", "?");
+        let Some(mut pos) = start else {
+            tag(&mut out, "Result", "*");
+            let fen = start_fen.unwrap_or_default();
+            let _ = write!(
+                out,
+                "\n{{fenguard: start position `{fen}` unreadable}} *\n\n"
+            );
+            return out;
+        };
+        let mut moves = String::new();
+        let notation = Notation::from_chess960(self.chess960);
+        for (i, text) in self.moves_out.iter().enumerate() {
+            let Ok(reading) = read_move(&pos, text.as_bytes(), notation) else {
+                let _ = write!(moves, "{{fenguard: move {} `{text}` not legal}} ", i + 1);
+                break;
+            };
+            let number = pos.fullmoves().get();
+            if pos.turn().is_white() {
+                let _ = write!(moves, "{number}. ");
+            } else if i == 0 {
+                let _ = write!(moves, "{number}... ");
+            }
+            let san = SanPlus::from_move_and_play_unchecked(&mut pos, reading.mv);
+            let _ = write!(moves, "{san} ");
+        }
+        let result = pos.outcome().as_str();
+        tag(&mut out, "Result", result);
+        if self.chess960 {
+            tag(&mut out, "Variant", "Chess960");
+        }
+        if start_fen.is_some() || self.chess960 {
+            let start = start_position(start_fen);
+            tag(&mut out, "SetUp", "1");
+            tag(&mut out, "FEN", &start);
+        }
+        let _ = write!(out, "\n{}\n\n", wrap(&format!("{moves}{result}")));
+        out
+    }
+}
+
+/// Movetext in lines of at most 79 characters (PGN export format), broken between tokens.
+fn wrap(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 64);
+    let mut width = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if width > 0 && width + 1 + word.len() > 79 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += word.len();
+    }
+    out
+}
+
+/// The start position's X-FEN (shakmaty writes `KQkq` for outermost rooks, file letters else).
+fn start_position(fen: Option<&str>) -> String {
+    let pos: Option<Chess> = match fen {
+        None => Some(Chess::default()),
+        Some(fen) => Fen::from_ascii(fen.as_bytes())
+            .ok()
+            .and_then(|f| f.into_position(CastlingMode::Chess960).ok()),
+    };
+    pos.map_or_else(
+        || fen.unwrap_or_default().to_owned(),
+        |p| Fen::from_position(&p, EnPassantMode::Legal).to_string(),
+    )
+}

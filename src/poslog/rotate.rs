@@ -1,0 +1,228 @@
+//! A log file with size-based rotation and a retention count (`log.max_bytes`, `log.keep`).
+//!
+//! ```no_run
+//! use std::io::Write as _;
+//! use fenguard::poslog::{RotatingFile, Rotation};
+//!
+//! let rotation = Rotation { max_bytes: 1 << 20, keep: 3 };
+//! let mut log = RotatingFile::open("/tmp/fenguard.log".as_ref(), rotation).unwrap();
+//! log.write_all(b"one whole line\n").unwrap(); // never split between two files
+//! ```
+//!
+//! Before a write that would take the file past `max_bytes`, the file is renamed to `FILE.1`
+//! (an older `FILE.1` to `FILE.2`, ... up to `FILE.<keep>`; the oldest is deleted) and a new
+//! `FILE` is started. Each `write` call lands whole in one file, so a caller that writes one
+//! line a call (tracing's formatter, the position log) never sees a line split; a file exceeds
+//! the cap only by one write, when that write alone is larger than the room left in an empty
+//! file. When another process sharing the directory has rotated the file (Unix: the path names
+//! another inode), the next write reopens the path.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Size-based rotation settings: `log.max_bytes` (0: never rotate) and `log.keep` (rotated
+/// files kept, `FILE.1` newest; 0: the old file is deleted at rotation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotation {
+    /// Rotate before a write would take the file past this many bytes; 0: never.
+    pub max_bytes: u64,
+    /// How many rotated files (`FILE.1` ... `FILE.<keep>`) are kept.
+    pub keep: u32,
+}
+
+impl Rotation {
+    /// No rotation: the file grows without bound.
+    pub const NEVER: Rotation = Rotation {
+        max_bytes: 0,
+        keep: 0,
+    };
+}
+
+/// An append-only file that rotates by size; see the module docs.
+#[derive(Debug)]
+pub struct RotatingFile {
+    path: PathBuf,
+    rotation: Rotation,
+    file: File,
+    /// Bytes in the current file (its length when opened plus what was written since).
+    len: u64,
+    /// Times this writer started a new file (rotated or reopened).
+    generation: u64,
+}
+
+fn open_append(path: &Path) -> io::Result<(File, u64)> {
+    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    let len = file.metadata()?.len();
+    Ok((file, len))
+}
+
+/// `FILE.<n>`.
+pub fn rotated_path(path: &Path, n: u32) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".{n}"));
+    PathBuf::from(name)
+}
+
+impl RotatingFile {
+    /// Opens `path` for appending (creating it).
+    ///
+    /// # Errors
+    /// The I/O error when it cannot be opened.
+    pub fn open(path: &Path, rotation: Rotation) -> io::Result<RotatingFile> {
+        let (file, len) = open_append(path)?;
+        Ok(RotatingFile {
+            path: path.to_path_buf(),
+            rotation,
+            file,
+            len,
+            generation: 0,
+        })
+    }
+
+    /// Bytes in the current file.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the current file is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Counts the new files this writer started (by rotating or reopening); a caller whose
+    /// records refer to earlier records in the same file starts afresh when it changes.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Prepares for a write of `size` bytes: reopens the path when another process rotated
+    /// it, and rotates when the write would take a non-empty file past the cap. Returns whether
+    /// the write will start a new file (so the caller can write that record in full).
+    ///
+    /// # Errors
+    /// The I/O error of a rename or of opening the new file.
+    pub fn prepare(&mut self, size: u64) -> io::Result<bool> {
+        let before = self.generation;
+        if self.rotation.max_bytes > 0 && self.replaced() {
+            let (file, len) = open_append(&self.path)?;
+            self.file = file;
+            self.len = len;
+            self.generation += 1;
+        }
+        if self.rotation.max_bytes > 0
+            && self.len > 0
+            && self.len.saturating_add(size) > self.rotation.max_bytes
+        {
+            self.rotate()?;
+        }
+        Ok(self.generation != before)
+    }
+
+    /// Whether the path now names another file than the one open (Unix only; elsewhere
+    /// `false`).
+    fn replaced(&self) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            match (std::fs::metadata(&self.path), self.file.metadata()) {
+                (Ok(at_path), Ok(open)) => {
+                    at_path.ino() != open.ino() || at_path.dev() != open.dev()
+                }
+                (Err(_), _) => true,
+                _ => false,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            false
+        }
+    }
+
+    fn rotate(&mut self) -> io::Result<()> {
+        self.file.flush()?;
+        let keep = self.rotation.keep;
+        if keep == 0 {
+            let _ = std::fs::remove_file(&self.path);
+        } else {
+            let _ = std::fs::remove_file(rotated_path(&self.path, keep));
+            for n in (1..keep).rev() {
+                let from = rotated_path(&self.path, n);
+                if from.exists() {
+                    std::fs::rename(&from, rotated_path(&self.path, n + 1))?;
+                }
+            }
+            std::fs::rename(&self.path, rotated_path(&self.path, 1))?;
+        }
+        let (file, len) = open_append(&self.path)?;
+        self.file = file;
+        self.len = len;
+        self.generation += 1;
+        Ok(())
+    }
+}
+
+impl Write for RotatingFile {
+    /// Writes all of `buf` into one file (rotating first when needed).
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.prepare(buf.len() as u64)?;
+        self.file.write_all(buf)?;
+        self.len += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("fenguard-rotate-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn rotates_before_the_write_that_passes_the_cap_and_keeps_keep_files() {
+        let dir = dir("cap");
+        let path = dir.join("x.log");
+        let rotation = Rotation {
+            max_bytes: 10,
+            keep: 2,
+        };
+        let mut file = RotatingFile::open(&path, rotation).unwrap();
+        for line in [
+            "aaaa\n", "bbbb\n", "cccc\n", "dddd\n", "eeee\n", "ffff\n", "gggg\n",
+        ] {
+            file.write_all(line.as_bytes()).unwrap();
+        }
+        file.flush().unwrap();
+        let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+        assert_eq!(read(path.clone()), "gggg\n");
+        assert_eq!(read(rotated_path(&path, 1)), "eeee\nffff\n");
+        assert_eq!(read(rotated_path(&path, 2)), "cccc\ndddd\n");
+        assert!(!rotated_path(&path, 3).exists());
+        assert_eq!(file.generation(), 3);
+    }
+
+    #[test]
+    fn a_write_larger_than_the_cap_goes_whole_into_a_fresh_file() {
+        let dir = dir("big");
+        let path = dir.join("x.log");
+        let rotation = Rotation {
+            max_bytes: 4,
+            keep: 0,
+        };
+        let mut file = RotatingFile::open(&path, rotation).unwrap();
+        file.write_all(b"ab\n").unwrap();
+        file.write_all(b"0123456789\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"0123456789\n");
+        assert!(!rotated_path(&path, 1).exists());
+    }
+}
