@@ -29,6 +29,12 @@ pub struct Cli {
 pub enum Command {
     /// Lint and normalize FENs from arguments, `--file F`, or standard input (`-`).
     Check(crate::check::CheckArgs),
+    /// The daemon: guarded engine sessions for GUIs on other machines (SPEC section 11).
+    Serve(crate::serve::ServeArgs),
+    /// Stdio client of a daemon, for a GUI to register as its engine.
+    Connect(crate::connect::ConnectArgs),
+    /// Access tokens of the daemon: `token new` prints one and appends its hash.
+    Token(crate::token::TokenArgs),
 }
 
 /// Options of the proxy: `fenguard [--config FILE] [--log-dir DIR] [-v...] [-- ENGINE [ARGS...]]`.
@@ -53,6 +59,9 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Check(args)) => crate::check::run(args),
+        Some(Command::Serve(args)) => crate::serve::run(args),
+        Some(Command::Connect(args)) => crate::connect::run(&args),
+        Some(Command::Token(args)) => crate::token::run(&args),
         None => crate::proxy::run(cli.proxy),
     }
 }
