@@ -61,7 +61,10 @@ fn token(args: &ConnectArgs) -> Result<Option<String>, String> {
                 .map_err(|e| format!("cannot read token file {}: {e}", path.display()))?;
             text.lines().next().unwrap_or("").trim().to_owned()
         }
-        None => std::env::var("FENGUARD_TOKEN").unwrap_or_default().trim().to_owned(),
+        None => std::env::var("FENGUARD_TOKEN")
+            .unwrap_or_default()
+            .trim()
+            .to_owned(),
     };
     if token.contains(char::is_whitespace) {
         return Err("the token holds whitespace".to_owned());
@@ -92,7 +95,10 @@ mod unix {
     use crate::session::first_token;
 
     pub(super) fn connect(args: &ConnectArgs) -> Result<ExitCode, String> {
-        let addr: Addr = args.addr.parse().map_err(|e: crate::serve::addr::AddrError| e.to_string())?;
+        let addr: Addr = args
+            .addr
+            .parse()
+            .map_err(|e: crate::serve::addr::AddrError| e.to_string())?;
         let token = token(args)?;
         let socket = open(&addr, args)?;
         let (gui_in, mut gui_out) =
@@ -134,7 +140,9 @@ mod unix {
             for frame in batch.drain(..) {
                 let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = &frame;
                 if first_token(line) == b"bestmove" {
-                    let _ = talk.open_searches.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+                    let _ =
+                        talk.open_searches
+                            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
                 }
                 if line.starts_with(b"info string fenguard: refused: ") {
                     why = "refused by the server".to_owned();
@@ -163,7 +171,8 @@ mod unix {
             Addr::Unix(path) => UnixStream::connect(path).map(Socket::Unix).map_err(fail),
             Addr::Tcp { tls: false, .. } => {
                 let at = addr.socket_addr().map_err(fail)?;
-                let stream = TcpStream::connect_timeout(&at, Duration::from_secs(10)).map_err(fail)?;
+                let stream =
+                    TcpStream::connect_timeout(&at, Duration::from_secs(10)).map_err(fail)?;
                 let _ = stream.set_nodelay(true);
                 Ok(Socket::Tcp(stream))
             }
@@ -173,17 +182,22 @@ mod unix {
 
     /// Connects with TLS on a thread of its own that bridges to a socket pair.
     fn tls(addr: &Addr, host: &str, args: &ConnectArgs) -> Result<Socket, String> {
-        let config = crate::serve::tls::client_config(args.ca.as_deref()).map_err(|e| e.to_string())?;
+        let config =
+            crate::serve::tls::client_config(args.ca.as_deref()).map_err(|e| e.to_string())?;
         let name = rustls::pki_types::ServerName::try_from(host.to_owned())
             .map_err(|e| format!("bad server name `{host}`: {e}"))?;
-        let at = addr.socket_addr().map_err(|e| format!("cannot resolve {addr}: {e}"))?;
+        let at = addr
+            .socket_addr()
+            .map_err(|e| format!("cannot resolve {addr}: {e}"))?;
         let (local, ours) = UnixStream::pair().map_err(|e| e.to_string())?;
         let (ready_tx, ready) = std::sync::mpsc::channel();
         let label = addr.to_string();
         std::thread::Builder::new()
             .name("tls".to_owned())
             .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build();
                 let Ok(runtime) = runtime else {
                     let _ = ready_tx.send(Err("cannot start the async runtime".to_owned()));
                     return;
@@ -192,16 +206,20 @@ mod unix {
                     let connect = async {
                         let tcp = tokio::net::TcpStream::connect(at).await?;
                         let _ = tcp.set_nodelay(true);
-                        tokio_rustls::TlsConnector::from(config).connect(name, tcp).await
+                        tokio_rustls::TlsConnector::from(config)
+                            .connect(name, tcp)
+                            .await
                     };
-                    let stream = match tokio::time::timeout(Duration::from_secs(10), connect).await {
+                    let stream = match tokio::time::timeout(Duration::from_secs(10), connect).await
+                    {
                         Ok(Ok(stream)) => stream,
                         Ok(Err(err)) => {
                             let _ = ready_tx.send(Err(format!("cannot connect to {label}: {err}")));
                             return;
                         }
                         Err(_) => {
-                            let _ = ready_tx.send(Err(format!("cannot connect to {label}: timed out")));
+                            let _ =
+                                ready_tx.send(Err(format!("cannot connect to {label}: timed out")));
                             return;
                         }
                     };

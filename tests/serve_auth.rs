@@ -45,7 +45,13 @@ fn garbage_or_a_100_mb_line_before_auth_costs_bounded_memory_and_no_engine() {
     let before = daemon.peak_rss_kib();
     let mut garbage = daemon.client();
     garbage.send("\u{1b}[31m\0\0\u{7f}\n");
-    assert_eq!(garbage.rest(), "info string fenguard: refused: wrong token\n".replace("wrong token", "missing token: the first line must be `auth <token>`"));
+    assert_eq!(
+        garbage.rest(),
+        "info string fenguard: refused: wrong token\n".replace(
+            "wrong token",
+            "missing token: the first line must be `auth <token>`"
+        )
+    );
     let mut long = daemon.client();
     let chunk = vec![b'x'; 1 << 20];
     let mut sent = 0usize;
@@ -62,16 +68,24 @@ fn garbage_or_a_100_mb_line_before_auth_costs_bounded_memory_and_no_engine() {
     );
     let after = daemon.peak_rss_kib();
     eprintln!("sent {sent} bytes; daemon peak RSS {before} KiB before, {after} KiB after");
-    assert!(after < before + 8 * 1024, "peak RSS grew from {before} to {after} KiB");
+    assert!(
+        after < before + 8 * 1024,
+        "peak RSS grew from {before} to {after} KiB"
+    );
     assert_eq!(daemon.engines(), Vec::<u32>::new());
-    assert!(daemon.log().contains("refused: first line over 4096 bytes"), "{}", daemon.log());
+    assert!(
+        daemon.log().contains("refused: first line over 4096 bytes"),
+        "{}",
+        daemon.log()
+    );
 }
 
 #[test]
 fn tls_with_a_generated_certificate_and_connect() {
     let dir = test_dir("tls");
-    let key = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
-        .unwrap();
+    let key =
+        rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+            .unwrap();
     std::fs::write(dir.join("cert.pem"), key.cert.pem()).unwrap();
     std::fs::write(dir.join("key.pem"), key.signing_key.serialize_pem()).unwrap();
     std::fs::write(dir.join("token"), format!("{TOKEN}\n")).unwrap();
@@ -80,7 +94,12 @@ fn tls_with_a_generated_certificate_and_connect() {
         dir.join("cert.pem").display(),
         dir.join("key.pem").display()
     );
-    let daemon = Daemon::start(&dir, &with_tokens(&dir, &extra), "tls://127.0.0.1:{port}", &[]);
+    let daemon = Daemon::start(
+        &dir,
+        &with_tokens(&dir, &extra),
+        "tls://127.0.0.1:{port}",
+        &[],
+    );
     let addr = format!("tls://127.0.0.1:{}", daemon.port);
     let mut connect = Command::new(FENGUARD)
         .args(["connect", &addr, "--ca"])
@@ -112,7 +131,12 @@ fn tls_with_a_generated_certificate_and_connect() {
     plain.send(&format!("auth {TOKEN}\nuci\n"));
     assert!(!plain.rest().contains("uciok"));
     let untrusted = Command::new(FENGUARD)
-        .args(["connect", &addr, "--ca", "/etc/ssl/certs/ca-certificates.crt"])
+        .args([
+            "connect",
+            &addr,
+            "--ca",
+            "/etc/ssl/certs/ca-certificates.crt",
+        ])
         .env("FENGUARD_TOKEN", TOKEN)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -136,7 +160,10 @@ fn outside_loopback_needs_tls_and_tokens() {
             .output()
             .unwrap()
     };
-    let no_tokens = run(&format!("[serve]\ntokens_file = \"{}\"\n", dir.join("none").display()));
+    let no_tokens = run(&format!(
+        "[serve]\ntokens_file = \"{}\"\n",
+        dir.join("none").display()
+    ));
     assert_eq!(no_tokens.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&no_tokens.stderr).contains("not loopback and no tokens"));
     let no_tls = run(&with_tokens(&dir, ""));

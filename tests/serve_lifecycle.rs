@@ -9,11 +9,17 @@ use std::time::Duration;
 use serve_support::*;
 
 fn config(dir: &std::path::Path) -> String {
-    format!("[serve]\ntokens_file = \"{}\"\n", dir.join("no-tokens").display())
+    format!(
+        "[serve]\ntokens_file = \"{}\"\n",
+        dir.join("no-tokens").display()
+    )
 }
 
 fn signal(pid: u32, name: &str) {
-    let ok = Command::new("kill").args([name, &pid.to_string()]).status().unwrap();
+    let ok = Command::new("kill")
+        .args([name, &pid.to_string()])
+        .status()
+        .unwrap();
     assert!(ok.success());
 }
 
@@ -30,14 +36,19 @@ fn client_killed_mid_search_leaves_no_engine_after_one_second() {
         .unwrap();
     let mut stdin = connect.stdin.take().unwrap();
     // `hang`: the engine stops reading, so only the kill after the grace ends it.
-    stdin.write_all(b"uci\nisready\nposition startpos\ngo infinite\nhang\n").unwrap();
+    stdin
+        .write_all(b"uci\nisready\nposition startpos\ngo infinite\nhang\n")
+        .unwrap();
     let engines = daemon.wait_engines(1);
     std::thread::sleep(Duration::from_millis(200));
     connect.kill().unwrap();
     connect.wait().unwrap();
     let took = wait_gone(&engines, Duration::from_secs(1));
     eprintln!("engine gone {} ms after the client", took.as_millis());
-    assert!(daemon.log().contains("engine killed by fenguard") || daemon.log().contains("engine exited"));
+    assert!(
+        daemon.log().contains("engine killed by fenguard")
+            || daemon.log().contains("engine exited")
+    );
 }
 
 #[test]
@@ -62,8 +73,16 @@ fn sigterm_sends_quit_to_every_engine_then_kills_and_exits() {
     assert!(status.success(), "{status:?}");
     wait_gone(&engines, Duration::from_secs(2));
     let got = std::fs::read_to_string(&record).unwrap();
-    assert_eq!(got.matches("quit\n").count(), 1, "the engine that reads got quit: {got}");
-    assert!(daemon.stderr().contains("received SIGTERM"), "{}", daemon.stderr());
+    assert_eq!(
+        got.matches("quit\n").count(),
+        1,
+        "the engine that reads got quit: {got}"
+    );
+    assert!(
+        daemon.stderr().contains("received SIGTERM"),
+        "{}",
+        daemon.stderr()
+    );
     a.rest();
     b.rest();
 }

@@ -39,9 +39,21 @@ fn two_clients_at_once_get_separate_engines_options_and_positions() {
     b.send("setoption name MultiPV value 5\nposition startpos moves d2d4\ngo depth 1\n");
     a.until(|l| l.starts_with("bestmove"));
     b.until(|l| l.starts_with("bestmove"));
-    assert!(a.seen.contains(&"info string option MultiPV=3".to_owned()), "{:?}", a.seen);
-    assert!(!a.seen.iter().any(|l| l.contains("MultiPV=5")), "{:?}", a.seen);
-    assert!(b.seen.contains(&"info string option MultiPV=5".to_owned()), "{:?}", b.seen);
+    assert!(
+        a.seen.contains(&"info string option MultiPV=3".to_owned()),
+        "{:?}",
+        a.seen
+    );
+    assert!(
+        !a.seen.iter().any(|l| l.contains("MultiPV=5")),
+        "{:?}",
+        a.seen
+    );
+    assert!(
+        b.seen.contains(&"info string option MultiPV=5".to_owned()),
+        "{:?}",
+        b.seen
+    );
     a.send("quit\n");
     b.send("quit\n");
     a.rest();
@@ -74,7 +86,10 @@ fn refused_option_never_reaches_the_engine_and_the_session_goes_on() {
     client.handshake();
     client.send("setoption name Debug Log File value /tmp/pwned\n");
     let answer = client.until(|l| l.contains("not allowed"));
-    assert_eq!(answer, "info string fenguard: option not allowed: Debug Log File");
+    assert_eq!(
+        answer,
+        "info string fenguard: option not allowed: Debug Log File"
+    );
     client.send("setoption name SyzygyPath value /\nsetoption name Hash value 32\nisready\n");
     client.until(|l| l == "info string fenguard: option not allowed: SyzygyPath");
     client.until(|l| l == "info string option Hash = 32");
@@ -82,7 +97,10 @@ fn refused_option_never_reaches_the_engine_and_the_session_goes_on() {
     client.send("quit\n");
     client.rest();
     let got = std::fs::read_to_string(&record).unwrap();
-    assert!(!got.contains("Debug Log File") && !got.contains("SyzygyPath"), "{got}");
+    assert!(
+        !got.contains("Debug Log File") && !got.contains("SyzygyPath"),
+        "{got}"
+    );
     assert!(got.contains("setoption name Hash value 32\n"), "{got}");
 }
 
@@ -101,30 +119,54 @@ fn threads_and_hash_are_clamped_to_the_caps() {
     let mut client = daemon.client();
     client.send("uci\n");
     client.until(|l| l == "uciok");
-    assert!(client.seen.contains(&"option name Hash type spin default 16 min 1 max 64".to_owned()));
-    assert!(client.seen.contains(&"option name Threads type spin default 1 min 1 max 2".to_owned()));
+    assert!(
+        client
+            .seen
+            .contains(&"option name Hash type spin default 16 min 1 max 64".to_owned())
+    );
+    assert!(
+        client
+            .seen
+            .contains(&"option name Threads type spin default 1 min 1 max 2".to_owned())
+    );
     client.send("setoption name Threads value 8\nsetoption name Hash value 1000\n");
     client.until(|l| l == "info string option Threads = 2");
     client.until(|l| l == "info string option Hash = 64");
-    assert!(client.seen.contains(
-        &"info string fenguard: Threads clamped to 2 (server limit; asked 8)".to_owned()
-    ), "{:?}", client.seen);
-    assert!(client.seen.contains(
-        &"info string fenguard: Hash clamped to 64 (server limit; asked 1000)".to_owned()
-    ), "{:?}", client.seen);
+    assert!(
+        client.seen.contains(
+            &"info string fenguard: Threads clamped to 2 (server limit; asked 8)".to_owned()
+        ),
+        "{:?}",
+        client.seen
+    );
+    assert!(
+        client.seen.contains(
+            &"info string fenguard: Hash clamped to 64 (server limit; asked 1000)".to_owned()
+        ),
+        "{:?}",
+        client.seen
+    );
 }
 
 #[test]
 fn one_session_over_max_sessions_is_refused_with_a_line() {
     let dir = test_dir("max");
-    let daemon = Daemon::start(&dir, &config(&dir, "max_sessions = 2"), "127.0.0.1:{port}", &[]);
+    let daemon = Daemon::start(
+        &dir,
+        &config(&dir, "max_sessions = 2"),
+        "127.0.0.1:{port}",
+        &[],
+    );
     let (mut a, mut b) = (daemon.client(), daemon.client());
     a.handshake();
     b.handshake();
     let mut c = daemon.client();
     c.send("uci\n");
     let rest = c.rest();
-    assert_eq!(rest, "info string fenguard: refused: server busy (max_sessions 2 reached)\n");
+    assert_eq!(
+        rest,
+        "info string fenguard: refused: server busy (max_sessions 2 reached)\n"
+    );
     assert_eq!(daemon.engines().len(), 2);
     a.send("quit\n");
     a.rest();

@@ -21,8 +21,8 @@ use super::signals::Signals;
 use super::ticker::Ticker;
 use super::watch::{Event, Watch};
 use crate::poslog::PositionLog;
-use tracing_appender::non_blocking::NonBlocking;
 use crate::session::{Action, EngineExit, OUTPUT_GRACE, Session};
+use tracing_appender::non_blocking::NonBlocking;
 
 /// How long the engine's output is still read after it exited.
 const DRAIN: Duration = Duration::from_secs(1);
@@ -80,14 +80,7 @@ pub async fn run(
     let mut watch = Watch::start(child, signals);
     let ticker = Ticker::start(watch.sender());
     let (gui_in, gui_out) = gui;
-    let shared = Shared::new(
-        session,
-        logs.positions,
-        ticker,
-        notices_tx,
-        stdin,
-        gui_out,
-    );
+    let shared = Shared::new(session, logs.positions, ticker, notices_tx, stdin, gui_out);
     let stderr_log = logs.stderr;
     let mut last_exit: Option<EngineExit> = None;
     act(&shared, |_| start);

@@ -106,10 +106,9 @@ impl Addr {
         match self {
             Addr::Unix(_) => false,
             Addr::Tcp { tls: true, .. } => true,
-            Addr::Tcp { host, .. } => !host
-                .parse::<IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback())
-                && host != "localhost",
+            Addr::Tcp { host, .. } => {
+                !host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback()) && host != "localhost"
+            }
         }
     }
 

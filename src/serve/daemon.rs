@@ -111,8 +111,8 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
         if cert.is_empty() || key.is_empty() {
             return Err("a TLS listener (tls:// or an address outside loopback) needs serve.tls_cert and serve.tls_key".to_owned());
         }
-        let server = super::tls::server_config(cert.as_ref(), key.as_ref())
-            .map_err(|e| e.to_string())?;
+        let server =
+            super::tls::server_config(cert.as_ref(), key.as_ref()).map_err(|e| e.to_string())?;
         Some(TlsAcceptor::from(server))
     } else {
         None
@@ -167,9 +167,9 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>) -> Result<ExitCode, String> {
     for addr in &addrs {
         let task = match addr {
             Addr::Unix(path) => {
-                if std::fs::symlink_metadata(path).is_ok_and(|m| {
-                    std::os::unix::fs::FileTypeExt::is_socket(&m.file_type())
-                }) {
+                if std::fs::symlink_metadata(path)
+                    .is_ok_and(|m| std::os::unix::fs::FileTypeExt::is_socket(&m.file_type()))
+                {
                     let _ = std::fs::remove_file(path);
                 }
                 let listener = UnixListener::bind(path)
@@ -180,7 +180,9 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>) -> Result<ExitCode, String> {
                 tokio::spawn(accept_unix(Arc::clone(&ctx), listener))
             }
             Addr::Tcp { .. } => {
-                let at = addr.socket_addr().map_err(|e| format!("bad address {addr}: {e}"))?;
+                let at = addr
+                    .socket_addr()
+                    .map_err(|e| format!("bad address {addr}: {e}"))?;
                 let listener = TcpListener::bind(at)
                     .await
                     .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -190,18 +192,30 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>) -> Result<ExitCode, String> {
         tracing::info!("listening on {addr}");
         acceptors.push(task);
     }
-    let auth = if ctx.tokens.is_empty() { "no tokens: no auth line" } else { "auth line required" };
+    let auth = if ctx.tokens.is_empty() {
+        "no tokens: no auth line"
+    } else {
+        "auth line required"
+    };
     tracing::info!("fenguard {} serving ({auth})", env!("CARGO_PKG_VERSION"));
     let mut signals = Signals::install();
     let signal = signals.recv().await;
-    tracing::warn!("received {}: no new connections; quitting every engine", signal.name);
+    tracing::warn!(
+        "received {}: no new connections; quitting every engine",
+        signal.name
+    );
     for task in &acceptors {
         task.abort();
     }
     for path in &sockets {
         let _ = std::fs::remove_file(path);
     }
-    for state in ctx.open.lock().unwrap_or_else(PoisonError::into_inner).values() {
+    for state in ctx
+        .open
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .values()
+    {
         state.close();
     }
     let deadline = Instant::now() + ctx.grace + Duration::from_secs(3);
@@ -229,8 +243,12 @@ async fn accept_tcp(ctx: Arc<Ctx>, listener: TcpListener, tls: bool) {
                             let handshake = acceptor.accept(stream);
                             match tokio::time::timeout(conn::AUTH_TIMEOUT, handshake).await {
                                 Ok(Ok(stream)) => admit(ctx, stream, peer, Kind::Tls).await,
-                                Ok(Err(err)) => tracing::info!("connection {peer}: TLS handshake failed: {err}"),
-                                Err(_) => tracing::info!("connection {peer}: TLS handshake timed out"),
+                                Ok(Err(err)) => {
+                                    tracing::info!("connection {peer}: TLS handshake failed: {err}")
+                                }
+                                Err(_) => {
+                                    tracing::info!("connection {peer}: TLS handshake timed out")
+                                }
                             }
                         }
                         _ => admit(ctx, stream, peer, Kind::Tcp).await,
@@ -249,7 +267,12 @@ async fn accept_unix(ctx: Arc<Ctx>, listener: UnixListener) {
     loop {
         match listener.accept().await {
             Ok((stream, _)) => {
-                tokio::spawn(admit(Arc::clone(&ctx), stream, "unix".to_owned(), Kind::Unix));
+                tokio::spawn(admit(
+                    Arc::clone(&ctx),
+                    stream,
+                    "unix".to_owned(),
+                    Kind::Unix,
+                ));
             }
             Err(err) => {
                 tracing::warn!("accept failed: {err}");
@@ -358,7 +381,9 @@ fn judge(ctx: &Ctx, line: Vec<u8>, rest: Vec<u8>) -> Result<Vec<u8>, String> {
 async fn session(ctx: &Arc<Ctx>, socket: Socket, prefix: Vec<u8>, peer: &str, started: Instant) {
     let id = ctx.next_id.fetch_add(1, Ordering::SeqCst);
     let sid = format!("{}-{id}", session_id());
-    let handles = socket.try_clone().and_then(|w| Ok((w, socket.try_clone()?)));
+    let handles = socket
+        .try_clone()
+        .and_then(|w| Ok((w, socket.try_clone()?)));
     let Ok((writer, closer)) = handles else {
         tracing::warn!("connection {peer}: cannot duplicate its socket");
         return;
@@ -383,8 +408,14 @@ async fn session(ctx: &Arc<Ctx>, socket: Socket, prefix: Vec<u8>, peer: &str, st
         return;
     };
     let writer = ConnWriter::new(writer, Arc::clone(&state));
-    ctx.open.lock().unwrap_or_else(PoisonError::into_inner).insert(id, Arc::clone(&state));
-    tracing::info!("connection {peer}: session {sid} started (engine pid {:?})", engine.child.id());
+    ctx.open
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(id, Arc::clone(&state));
+    tracing::info!(
+        "connection {peer}: session {sid} started (engine pid {:?})",
+        engine.child.id()
+    );
 
     let config = &ctx.config;
     let settings = Settings {
@@ -427,8 +458,15 @@ async fn session(ctx: &Arc<Ctx>, socket: Socket, prefix: Vec<u8>, peer: &str, st
     )
     .await;
     closer.shutdown(Shutdown::Both);
-    ctx.open.lock().unwrap_or_else(PoisonError::into_inner).remove(&id);
-    let idled = if state.idled.load(Ordering::SeqCst) { ", closed idle" } else { "" };
+    ctx.open
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .remove(&id);
+    let idled = if state.idled.load(Ordering::SeqCst) {
+        ", closed idle"
+    } else {
+        ""
+    };
     tracing::info!(
         "connection {peer} session {sid}: {} ms, {} positions judged, {} rejected, engine {}{idled}",
         started.elapsed().as_millis(),
@@ -442,8 +480,12 @@ fn describe(exit: Option<EngineExit>) -> String {
     match exit {
         None => "end not seen".to_owned(),
         Some(EngineExit { killed: true, .. }) => "killed by fenguard".to_owned(),
-        Some(EngineExit { code: Some(code), .. }) => format!("exited with status {code}"),
-        Some(EngineExit { signal: Some(sig), .. }) => format!("killed by signal {sig}"),
+        Some(EngineExit {
+            code: Some(code), ..
+        }) => format!("exited with status {code}"),
+        Some(EngineExit {
+            signal: Some(sig), ..
+        }) => format!("killed by signal {sig}"),
         Some(_) => "ended (status unknown)".to_owned(),
     }
 }

@@ -137,8 +137,7 @@ where
             match local_in.read(&mut buf).await {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
-                    if net_out.write_all(&buf[..n]).await.is_err()
-                        || net_out.flush().await.is_err()
+                    if net_out.write_all(&buf[..n]).await.is_err() || net_out.flush().await.is_err()
                     {
                         break;
                     }

@@ -80,14 +80,14 @@ impl Guard {
     /// Whether a GUI may set the option `name` (not one of fenguard's own).
     pub fn allows(&self, name: &[u8]) -> bool {
         let name = normalize(name);
-        let listed = self.allow.iter().any(|entry| match entry.strip_suffix('*') {
-            Some(prefix) => name.starts_with(prefix),
-            None => *entry == name,
-        });
-        listed
-            && !self.strings.contains(&name)
-            && !name.contains("path")
-            && !name.contains("file")
+        let listed = self
+            .allow
+            .iter()
+            .any(|entry| match entry.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => *entry == name,
+            });
+        listed && !self.strings.contains(&name) && !name.contains("path") && !name.contains("file")
     }
 
     /// The cap for option `name`, if it has one.
@@ -291,7 +291,7 @@ mod tests {
     fn engine_announced_max_is_rewritten_to_the_cap() {
         let mut s = guarded();
         let out = s.on_engine_line(b(
-            b"option name Hash type spin default 16 min 1 max 33554432\n"
+            b"option name Hash type spin default 16 min 1 max 33554432\n",
         ));
         assert_eq!(
             out,
@@ -299,7 +299,9 @@ mod tests {
                 b"option name Hash type spin default 16 min 1 max 256\n"
             ))]
         );
-        let out = s.on_engine_line(b(b"option name Threads type spin default 8 min 1 max 1024\n"));
+        let out = s.on_engine_line(b(
+            b"option name Threads type spin default 8 min 1 max 1024\n",
+        ));
         assert_eq!(
             out,
             vec![Action::ToGui(b(
@@ -312,7 +314,10 @@ mod tests {
     fn fenguard_own_options_pass_the_guard() {
         let mut s = guarded();
         let out = s.on_gui_line(b(b"setoption name fenguard OnInvalid value reject\n"));
-        assert!(!out.iter().any(|a| matches!(a, Action::ToGui(_))), "{out:?}");
+        assert!(
+            !out.iter().any(|a| matches!(a, Action::ToGui(_))),
+            "{out:?}"
+        );
         assert_eq!(
             s.settings().positions.on_invalid,
             crate::config::OnInvalid::Reject

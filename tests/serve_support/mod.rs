@@ -62,7 +62,11 @@ impl Daemon {
         };
         let start = Instant::now();
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(start.elapsed() < PATIENCE, "daemon did not listen: {}", daemon.stderr());
+            assert!(
+                start.elapsed() < PATIENCE,
+                "daemon did not listen: {}",
+                daemon.stderr()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         daemon
@@ -76,8 +80,16 @@ impl Daemon {
     /// Its fenguard.log so far.
     pub fn log(&self) -> String {
         let mut all = String::new();
-        for entry in std::fs::read_dir(self.dir.join("logs")).into_iter().flatten().flatten() {
-            if entry.file_name().to_string_lossy().starts_with("fenguard.log") {
+        for entry in std::fs::read_dir(self.dir.join("logs"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("fenguard.log")
+            {
                 all.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
             }
         }
@@ -86,7 +98,10 @@ impl Daemon {
 
     /// The engine processes it runs now (its live children).
     pub fn engines(&self) -> Vec<u32> {
-        children(self.child.id()).into_iter().filter(|&p| alive(p)).collect()
+        children(self.child.id())
+            .into_iter()
+            .filter(|&p| alive(p))
+            .collect()
     }
 
     /// Waits until it runs `n` engines.
@@ -97,7 +112,11 @@ impl Daemon {
             if engines.len() == n {
                 return engines;
             }
-            assert!(start.elapsed() < PATIENCE, "{} engines, not {n}", engines.len());
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{} engines, not {n}",
+                engines.len()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -133,9 +152,16 @@ pub fn status_field(pid: u32, field: &str) -> u64 {
 /// The children of `pid` (all its threads').
 pub fn children(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
-    for task in std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten() {
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
         let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-        out.extend(text.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+        out.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok()),
+        );
     }
     out
 }
@@ -153,7 +179,10 @@ pub fn alive(pid: u32) -> bool {
 pub fn wait_gone(pids: &[u32], limit: Duration) -> Duration {
     let start = Instant::now();
     while pids.iter().any(|&p| alive(p)) {
-        assert!(start.elapsed() < limit, "engines {pids:?} still running after {limit:?}");
+        assert!(
+            start.elapsed() < limit,
+            "engines {pids:?} still running after {limit:?}"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     start.elapsed()
