@@ -100,3 +100,41 @@ fn sigkill_of_the_daemon_leaves_no_engine() {
     daemon.child.wait().unwrap();
     wait_gone(&engines, Duration::from_secs(2));
 }
+
+#[test]
+fn lost_connection_answers_the_open_search_and_connect_exits_1() {
+    use std::io::Read as _;
+    let dir = test_dir("lost");
+    let mut daemon = Daemon::start(&dir, &config(&dir), "127.0.0.1:{port}", &[]);
+    let mut connect = Command::new(FENGUARD)
+        .args(["connect", &format!("127.0.0.1:{}", daemon.port)])
+        .env_remove("FENGUARD_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = connect.stdin.take().unwrap();
+    stdin
+        .write_all(b"uci\nisready\nposition startpos\ngo infinite\n")
+        .unwrap();
+    daemon.wait_engines(1);
+    std::thread::sleep(Duration::from_millis(200));
+    daemon.child.kill().unwrap();
+    daemon.child.wait().unwrap();
+    let mut out = String::new();
+    connect
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let status = connect.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{out}");
+    let tail: Vec<&str> = out.lines().rev().take(2).collect();
+    assert_eq!(tail[0], "bestmove 0000", "{out}");
+    assert!(
+        tail[1].starts_with("info string fenguard: connection lost: 127.0.0.1:"),
+        "{out}"
+    );
+}

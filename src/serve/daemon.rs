@@ -1,7 +1,6 @@
 //! The daemon's shell: listeners, admission, one relay per session, shutdown.
 
 use std::collections::HashMap;
-use std::net::Shutdown;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -15,36 +14,33 @@ use tracing_appender::non_blocking::NonBlocking;
 
 use super::ServeArgs;
 use super::addr::Addr;
-use super::conn::{self, ConnReader, ConnState, ConnWriter, FirstLine, Socket};
+use super::conn::{self, ConnState, FirstLine, Socket};
 use crate::config::{Config, default_log_dir};
 use crate::logging::{LogSettings, init, session_id};
-use crate::poslog::PositionLog;
-use crate::proxy::core::{GuiIn, GuiOut};
 use crate::proxy::respawn::EngineCommand;
-use crate::proxy::{engine, relay, signals::Signals};
-use crate::session::{EngineExit, Guard, RestartPolicy, Session, Settings};
+use crate::proxy::{engine, signals::Signals};
 use crate::token::Tokens;
 
 /// Longest a session's engine gets after its client went away or the daemon was told to stop.
-const MAX_GRACE: Duration = Duration::from_millis(500);
+pub(super) const MAX_GRACE: Duration = Duration::from_millis(500);
 
 /// How long the TLS bridge keeps reading a client after its session ended.
 const LINGER: Duration = Duration::from_secs(5);
 
 /// What every connection task shares.
-struct Ctx {
-    config: Config,
-    command: EngineCommand,
-    tokens: Tokens,
-    tls: Option<TlsAcceptor>,
-    log_dir: Option<PathBuf>,
-    stderr: NonBlocking,
-    transcript: bool,
-    grace: Duration,
-    active: AtomicUsize,
-    next_id: AtomicU64,
+pub(super) struct Ctx {
+    pub(super) config: Config,
+    pub(super) command: EngineCommand,
+    pub(super) tokens: Tokens,
+    pub(super) tls: Option<TlsAcceptor>,
+    pub(super) log_dir: Option<PathBuf>,
+    pub(super) stderr: NonBlocking,
+    pub(super) transcript: bool,
+    pub(super) grace: Duration,
+    pub(super) active: AtomicUsize,
+    pub(super) next_id: AtomicU64,
     /// Open sessions: their state and a handle on their socket.
-    open: Mutex<HashMap<u64, Arc<ConnState>>>,
+    pub(super) open: Mutex<HashMap<u64, Arc<ConnState>>>,
 }
 
 /// A reserved place among `max_sessions`; freed when dropped.
@@ -349,7 +345,7 @@ async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: String, kind: Ki
     }
     let slot = Slot(Arc::clone(&ctx));
     match stream.into_socket() {
-        Ok(socket) => session(&ctx, socket, prefix, &peer, started).await,
+        Ok(socket) => super::session::run(&ctx, socket, prefix, &peer, started).await,
         Err(err) => tracing::warn!("connection {peer}: {err}"),
     }
     drop(slot);
@@ -374,118 +370,5 @@ fn judge(ctx: &Ctx, line: Vec<u8>, rest: Vec<u8>) -> Result<Vec<u8>, String> {
         Some(token) if words.next().is_none() && ctx.tokens.accepts(token) => Ok(rest),
         Some(_) => Err("wrong token".to_owned()),
         None => Err("missing token: the first line must be `auth <token>`".to_owned()),
-    }
-}
-
-/// Runs one session on an admitted connection.
-async fn session(ctx: &Arc<Ctx>, socket: Socket, prefix: Vec<u8>, peer: &str, started: Instant) {
-    let id = ctx.next_id.fetch_add(1, Ordering::SeqCst);
-    let sid = format!("{}-{id}", session_id());
-    let handles = socket
-        .try_clone()
-        .and_then(|w| Ok((w, socket.try_clone()?)));
-    let Ok((writer, closer)) = handles else {
-        tracing::warn!("connection {peer}: cannot duplicate its socket");
-        return;
-    };
-    let engine = match ctx.command.spawn() {
-        Ok(engine) => engine,
-        Err(err) => {
-            let mut writer = writer;
-            let line = format!("info string fenguard: engine did not start: {err}\n");
-            let _ = std::io::Write::write_all(&mut writer, line.as_bytes());
-            closer.shutdown(Shutdown::Both);
-            tracing::error!("connection {peer} session {sid}: {err}");
-            return;
-        }
-    };
-    let state = ConnState::new();
-    let idle = Some(ctx.config.serve.idle_timeout_ms)
-        .filter(|&ms| ms > 0)
-        .map(Duration::from_millis);
-    let Ok(reader) = ConnReader::new(prefix, socket, Arc::clone(&state), idle) else {
-        tracing::warn!("connection {peer}: cannot set its read timeout");
-        return;
-    };
-    let writer = ConnWriter::new(writer, Arc::clone(&state));
-    ctx.open
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(id, Arc::clone(&state));
-    tracing::info!(
-        "connection {peer}: session {sid} started (engine pid {:?})",
-        engine.child.id()
-    );
-
-    let config = &ctx.config;
-    let settings = Settings {
-        positions: config.positions.clone(),
-        log_positions: config.log.positions,
-    };
-    let cap = |v: u64| (v > 0).then_some(v);
-    let guard = Guard::new(
-        &config.serve.allow_options,
-        cap(config.serve.max_threads),
-        cap(config.serve.max_hash_mb),
-    );
-    let mut session = Session::with_settings(ctx.transcript, settings)
-        .with_restart(RestartPolicy::from(&config.engine))
-        .with_guard(guard);
-    let start = ctx.command.started(&mut session, engine.child.id());
-    let positions = match (&ctx.log_dir, config.log.positions) {
-        (Some(dir), true) => {
-            let path = dir.join(format!("positions-{sid}.jsonl"));
-            PositionLog::open(&path, sid.clone())
-                .inspect_err(|e| tracing::warn!("cannot open {}: {e}", path.display()))
-                .ok()
-        }
-        _ => None,
-    };
-    let logs = relay::SessionLogs {
-        positions,
-        stderr: ctx.stderr.clone(),
-    };
-    let gui = (GuiIn(Box::new(reader)), GuiOut(Box::new(writer)));
-    let ended = relay::run(
-        engine,
-        session,
-        logs,
-        ctx.grace,
-        start,
-        &ctx.command,
-        gui,
-        Signals::none(),
-    )
-    .await;
-    closer.shutdown(Shutdown::Both);
-    ctx.open
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .remove(&id);
-    let idled = if state.idled.load(Ordering::SeqCst) {
-        ", closed idle"
-    } else {
-        ""
-    };
-    tracing::info!(
-        "connection {peer} session {sid}: {} ms, {} positions judged, {} rejected, engine {}{idled}",
-        started.elapsed().as_millis(),
-        ended.judged,
-        ended.rejected,
-        describe(ended.engine_exit),
-    );
-}
-
-fn describe(exit: Option<EngineExit>) -> String {
-    match exit {
-        None => "end not seen".to_owned(),
-        Some(EngineExit { killed: true, .. }) => "killed by fenguard".to_owned(),
-        Some(EngineExit {
-            code: Some(code), ..
-        }) => format!("exited with status {code}"),
-        Some(EngineExit {
-            signal: Some(sig), ..
-        }) => format!("killed by signal {sig}"),
-        Some(_) => "ended (status unknown)".to_owned(),
     }
 }

@@ -27,6 +27,8 @@ pub(crate) mod conn;
 #[cfg(unix)]
 mod daemon;
 #[cfg(unix)]
+mod session;
+#[cfg(unix)]
 pub mod tls;
 
 use std::ffi::OsString;
