@@ -95,6 +95,13 @@ mod tests {
     }
 
     #[test]
+    fn example_serve_config_is_valid() {
+        let text = include_str!("../../config/serve.toml");
+        let config = Config::from_toml(text, "config/serve.toml").unwrap();
+        assert_eq!(config.serve.max_threads, 8);
+    }
+
+    #[test]
     fn default_tokens_file_prefers_xdg_config_home() {
         let var = |name: &str| (name == "XDG_CONFIG_HOME").then(|| "/x".to_owned());
         assert_eq!(
