@@ -11,10 +11,11 @@
 //! it a new engine with none of its options, hash or position). After the GUI's `quit` or end
 //! of input, the server's end is the normal end: exit 0.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+#[cfg(unix)]
 use std::sync::Arc;
+#[cfg(unix)]
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// `fenguard connect ADDR [--token-file F] [--ca FILE]`.
@@ -41,7 +42,7 @@ pub fn run(args: &ConnectArgs) -> ExitCode {
             Err(message) => {
                 eprintln!("fenguard connect: {message}");
                 let line = format!("info string fenguard: cannot connect: {message}\n");
-                let _ = std::io::stdout().write_all(line.as_bytes());
+                let _ = std::io::Write::write_all(&mut std::io::stdout(), line.as_bytes());
                 ExitCode::from(2)
             }
         }
@@ -54,6 +55,7 @@ pub fn run(args: &ConnectArgs) -> ExitCode {
     }
 }
 
+#[cfg(unix)]
 fn token(args: &ConnectArgs) -> Result<Option<String>, String> {
     let token = match &args.token_file {
         Some(path) => {
@@ -73,6 +75,7 @@ fn token(args: &ConnectArgs) -> Result<Option<String>, String> {
 }
 
 /// Searches the GUI started and has no `bestmove` for; whether the GUI is done.
+#[cfg(unix)]
 #[derive(Debug, Default)]
 struct Conversation {
     open_searches: AtomicUsize,

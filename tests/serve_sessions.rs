@@ -174,3 +174,43 @@ fn one_session_over_max_sessions_is_refused_with_a_line() {
     let mut d = daemon.client();
     d.handshake();
 }
+
+#[test]
+fn unix_socket_listener_serves_a_session_and_is_private() {
+    use std::io::{BufRead as _, BufReader, Write as _};
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = test_dir("unix");
+    let socket = dir.join("fg.sock");
+    let daemon = Daemon::start(
+        &dir,
+        &config(&dir, &format!("listen = [\"unix:{}\"]", socket.display())),
+        "127.0.0.1:{port}",
+        &[],
+    );
+    // --listen overrides serve.listen: only the TCP port is open.
+    assert!(!socket.exists());
+    drop(daemon);
+    let status = std::process::Command::new(FENGUARD)
+        .args(["serve", "--config"])
+        .arg(dir.join("serve.toml"))
+        .arg("--log-dir")
+        .arg(dir.join("logs"))
+        .args(["--", FAKE_ENGINE])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut child = status;
+    let start = std::time::Instant::now();
+    while !socket.exists() {
+        assert!(start.elapsed() < PATIENCE, "no socket");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let mode = std::fs::metadata(&socket).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    stream.write_all(b"uci\nisready\nquit\n").unwrap();
+    let lines: Vec<String> = BufReader::new(stream).lines().map_while(Result::ok).collect();
+    assert!(lines.contains(&"uciok".to_owned()) && lines.contains(&"readyok".to_owned()));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
