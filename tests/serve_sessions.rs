@@ -209,7 +209,10 @@ fn unix_socket_listener_serves_a_session_and_is_private() {
     assert_eq!(mode, 0o600);
     let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
     stream.write_all(b"uci\nisready\nquit\n").unwrap();
-    let lines: Vec<String> = BufReader::new(stream).lines().map_while(Result::ok).collect();
+    let lines: Vec<String> = BufReader::new(stream)
+        .lines()
+        .map_while(Result::ok)
+        .collect();
     assert!(lines.contains(&"uciok".to_owned()) && lines.contains(&"readyok".to_owned()));
     child.kill().unwrap();
     child.wait().unwrap();
