@@ -45,10 +45,8 @@ fn client_killed_mid_search_leaves_no_engine_after_one_second() {
     connect.wait().unwrap();
     let took = wait_gone(&engines, Duration::from_secs(1));
     eprintln!("engine gone {} ms after the client", took.as_millis());
-    assert!(
-        daemon.log().contains("engine killed by fenguard")
-            || daemon.log().contains("engine exited")
-    );
+    // The engine stopped reading (`hang`): only the kill after the grace ended it.
+    daemon.wait_log("engine killed by fenguard");
 }
 
 #[test]
@@ -137,4 +135,23 @@ fn lost_connection_answers_the_open_search_and_connect_exits_1() {
         tail[1].starts_with("info string fenguard: connection lost: 127.0.0.1:"),
         "{out}"
     );
+}
+
+#[test]
+fn idle_connection_is_closed_and_its_engine_ends() {
+    let dir = test_dir("idle");
+    let config = format!("{}idle_timeout_ms = 400\n", config(&dir));
+    let daemon = Daemon::start(&dir, &config, "127.0.0.1:{port}", &[]);
+    let mut client = daemon.client();
+    client.handshake();
+    let engines = daemon.wait_engines(1);
+    let start = std::time::Instant::now();
+    assert_eq!(client.rest(), "", "the server closes the connection");
+    assert!(
+        start.elapsed() >= Duration::from_millis(300),
+        "{:?}",
+        start.elapsed()
+    );
+    wait_gone(&engines, Duration::from_secs(2));
+    daemon.wait_log("closed idle");
 }

@@ -96,6 +96,19 @@ impl Daemon {
         all
     }
 
+    /// Waits until its fenguard.log holds `text`.
+    pub fn wait_log(&self, text: &str) {
+        let start = Instant::now();
+        while !self.log().contains(text) {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "no `{text}` in the log: {}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// The engine processes it runs now (its live children).
     pub fn engines(&self) -> Vec<u32> {
         children(self.child.id())
