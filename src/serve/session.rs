@@ -8,6 +8,8 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
+use tracing::Instrument as _;
+
 use super::conn::{ConnReader, ConnState, ConnWriter, Socket};
 use super::daemon::Ctx;
 use crate::logging::session_id;
@@ -101,6 +103,7 @@ pub(super) async fn run(
         gui,
         Signals::none(),
     )
+    .instrument(tracing::info_span!("session", id = %sid))
     .await;
     closer.shutdown(Shutdown::Both);
     ctx.open
