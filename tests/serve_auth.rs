@@ -1,4 +1,5 @@
 //! `fenguard serve` admission: tokens, bounded first line, TLS, start-up checks.
+#![cfg(unix)]
 
 mod serve_support;
 

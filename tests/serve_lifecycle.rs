@@ -1,4 +1,5 @@
 //! `fenguard serve` lifecycle: no engine outlives its client or the daemon.
+#![cfg(unix)]
 
 mod serve_support;
 

@@ -1,5 +1,6 @@
 //! `fenguard serve` sessions on loopback: separate engines, the option guard, the caps,
 //! `max_sessions`.
+#![cfg(unix)]
 
 mod serve_support;
 
