@@ -31,6 +31,12 @@ pub enum Command {
     Check(crate::check::CheckArgs),
     /// Read `positions.jsonl`: records in full, filtered, followed, or games as PGN.
     Log(crate::logview::LogArgs),
+    /// The daemon: guarded engine sessions for GUIs on other machines (SPEC section 11).
+    Serve(crate::serve::ServeArgs),
+    /// Stdio client of a daemon, for a GUI to register as its engine.
+    Connect(crate::connect::ConnectArgs),
+    /// Access tokens of the daemon: `token new` prints one and appends its hash.
+    Token(crate::token::TokenArgs),
 }
 
 /// Options of the proxy: `fenguard [--config FILE] [--log-dir DIR] [-v...] [-- ENGINE [ARGS...]]`.
@@ -56,6 +62,9 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Check(args)) => crate::check::run(args),
         Some(Command::Log(args)) => crate::logview::run(args),
+        Some(Command::Serve(args)) => crate::serve::run(args),
+        Some(Command::Connect(args)) => crate::connect::run(&args),
+        Some(Command::Token(args)) => crate::token::run(&args),
         None => crate::proxy::run(cli.proxy),
     }
 }

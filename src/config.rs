@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-/// The whole configuration file: `[engine]`, `[positions]` and `[log]`.
+/// The whole configuration file: `[engine]`, `[positions]`, `[log]` and `[serve]`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
@@ -25,6 +25,8 @@ pub struct Config {
     pub positions: PositionsConfig,
     /// Where and what to log.
     pub log: LogConfig,
+    /// The daemon (`fenguard serve`, SPEC section 11).
+    pub serve: crate::serve::config::ServeConfig,
 }
 
 /// The `[engine]` section.

@@ -7,16 +7,20 @@
 //! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals.
 //! - [`check`]: the offline `fenguard check` command.
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
+//! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens.
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
 
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod connect;
 pub mod fen;
 pub mod logging;
 pub mod logview;
 pub mod poslog;
 pub mod proxy;
+pub mod serve;
 pub mod session;
+pub mod token;
 pub mod uci;
 pub mod variant;

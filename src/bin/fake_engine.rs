@@ -29,6 +29,7 @@
 //! from stdin is appended to FILE as soon as it is read. With `FAKE_ENGINE_ECHO_OPTIONS=1`,
 //! each `go` is first answered with `info string option N=V` for every option set so far (in the
 //! order set, the last value of each), so a test sees which options the searching engine has.
+//! `FAKE_ENGINE_EXTRA_OPTION=LINE` adds LINE (an `option ...` line) just before `uciok`.
 //! `FAKE_ENGINE_IGNORE=W1,W2` starts it ignoring lines that start with those words.
 //! `FAKE_ENGINE_UCI_LINES=N` makes it write only the first N lines of its answer to `uci`, then
 //! abort (a crash in the middle of the handshake). `FAKE_ENGINE_DIE_ON_OPTION=NAME` makes it
@@ -119,6 +120,11 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
                 .iter()
                 .take(state.uci_lines.unwrap_or(HANDSHAKE.len()))
             {
+                if *line == "uciok"
+                    && let Ok(extra) = std::env::var("FAKE_ENGINE_EXTRA_OPTION")
+                {
+                    writeln!(out, "{extra}")?;
+                }
                 writeln!(out, "{line}")?;
             }
             if state.uci_lines.is_some() {

@@ -20,7 +20,7 @@ use super::reader::{self, read_frames};
 use super::ticker::Ticker;
 use crate::logging::{ENGINE_STDERR, TRANSCRIPT};
 use crate::poslog::PositionLog;
-use crate::session::{Action, Session};
+use crate::session::{Action, Session, Verdict};
 
 /// Bytes of engine output in one read that show a backlog in its pipe (a line or two is far
 /// less; a pipe holds 64 KiB on Linux, 4 KiB at least elsewhere).
@@ -31,10 +31,39 @@ const FLUSH_EVERY: Duration = Duration::from_millis(1);
 
 /// The engine's stdin.
 pub type EngineIn = std::io::PipeWriter;
-/// fenguard's stdout (a duplicate of the descriptor or handle).
-pub type GuiOut = super::stdio::Patient;
-/// fenguard's stdin (a duplicate of the descriptor or handle).
-pub type GuiIn = super::stdio::Patient;
+/// The GUI's side, written: fenguard's stdout (a duplicate of the descriptor or handle), or a
+/// daemon connection (a socket, blocking).
+pub struct GuiOut(pub Box<dyn std::io::Write + Send>);
+/// The GUI's side, read: fenguard's stdin, or a daemon connection (blocking reads).
+pub struct GuiIn(pub Box<dyn std::io::Read + Send>);
+
+impl std::fmt::Debug for GuiOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GuiOut")
+    }
+}
+
+impl std::fmt::Debug for GuiIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GuiIn")
+    }
+}
+
+impl std::io::Write for GuiOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+impl std::io::Read for GuiIn {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf)
+    }
+}
 
 /// What the threads tell the relay loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +115,10 @@ pub struct Core {
     notices: UnboundedSender<Notice>,
     /// The GUI thread waits for the session to take GUI lines again.
     gui_waiting: bool,
+    /// `position` records seen (positions judged), for the daemon's connection log line.
+    pub judged: u64,
+    /// Of those, rejected ones.
+    pub rejected: u64,
 }
 
 /// What the relay's threads share.
@@ -118,6 +151,8 @@ impl Shared {
                 generation: 0,
                 notices,
                 gui_waiting: false,
+                judged: 0,
+                rejected: 0,
             }),
             resume: Condvar::new(),
             engine_in: Outbox::new(engine_in, "engine").noting_progress(),
@@ -176,6 +211,10 @@ impl Core {
             Action::ToGui(line) => shared.gui.push(&line),
             Action::CloseEngineInput => shared.engine_in.close_when_written(),
             Action::Record(record) => {
+                if let crate::session::Event::Position(position) = &record.event {
+                    self.judged += 1;
+                    self.rejected += u64::from(position.verdict == Verdict::Rejected);
+                }
                 if let Some(positions) = &mut self.positions {
                     positions.write(record);
                 }

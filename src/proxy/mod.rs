@@ -101,8 +101,24 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
             .with_restart(RestartPolicy::from(&config.engine));
         let start = command.started(&mut session, engine.child.id());
         let grace = Duration::from_millis(config.engine.quit_grace_ms);
-        let status = relay::run(engine, session, &mut logs, grace, start, &command, gui).await;
-        Ok::<u8, String>(status)
+        let session_logs = relay::SessionLogs {
+            positions: logs.positions.take(),
+            stderr: logs.stderr.clone(),
+        };
+        let gui = (core::GuiIn(Box::new(gui.0)), core::GuiOut(Box::new(gui.1)));
+        let ended = relay::run(
+            engine,
+            session,
+            session_logs,
+            grace,
+            start,
+            &command,
+            gui,
+            signals::Signals::install(),
+        )
+        .await;
+        logs.positions = ended.positions;
+        Ok::<u8, String>(ended.status)
     });
     if let Err(message) = &status {
         tracing::info!("{message}");

@@ -69,11 +69,13 @@ pub fn read_frames<R: Read>(
     }
 }
 
-/// Starts a named thread running `body`; logs when the thread cannot start.
+/// Starts a named thread running `body` inside the caller's tracing span (a daemon session's,
+/// so its log lines name the session); logs when the thread cannot start.
 pub fn spawn(name: &str, body: impl FnOnce() + Send + 'static) -> bool {
+    let span = tracing::Span::current();
     match std::thread::Builder::new()
         .name(name.to_owned())
-        .spawn(body)
+        .spawn(move || span.in_scope(body))
     {
         Ok(_) => true,
         Err(err) => {

@@ -20,8 +20,9 @@ use super::respawn::EngineCommand;
 use super::signals::Signals;
 use super::ticker::Ticker;
 use super::watch::{Event, Watch};
-use crate::logging::Logs;
+use crate::poslog::PositionLog;
 use crate::session::{Action, EngineExit, OUTPUT_GRACE, Session};
+use tracing_appender::non_blocking::NonBlocking;
 
 /// How long the engine's output is still read after it exited.
 const DRAIN: Duration = Duration::from_secs(1);
@@ -34,34 +35,56 @@ const INPUT_CHECK: Duration = Duration::from_secs(1);
 
 type Timer = Option<Pin<Box<tokio::time::Sleep>>>;
 
-/// Relays until the engine is gone for good; returns fenguard's exit status. The engine is
-/// started again from `command` when the session asks for it. `gui` is fenguard's stdin and
-/// stdout (duplicates).
+/// Where a session's logs go: `positions.jsonl` (or a daemon session's own file) and the
+/// engine's stderr.
+#[derive(Debug)]
+pub struct SessionLogs {
+    /// The positions log, when enabled.
+    pub positions: Option<PositionLog>,
+    /// Where the engine's stderr is copied (fenguard's stderr).
+    pub stderr: NonBlocking,
+}
+
+/// How a relay ended.
+#[derive(Debug)]
+pub struct Ended {
+    /// fenguard's exit status (see [`crate::proxy`]).
+    pub status: u8,
+    /// The last engine's exit, when it was seen.
+    pub engine_exit: Option<EngineExit>,
+    /// `position` commands judged (counted from the positions records).
+    pub judged: u64,
+    /// Of those, rejected.
+    pub rejected: u64,
+    /// The positions log, handed back to be closed by the caller.
+    pub positions: Option<PositionLog>,
+}
+
+/// Relays until the engine is gone for good; returns its exit status and counts. The engine
+/// is started again from `command` when the session asks for it. `gui` is fenguard's stdin and
+/// stdout (duplicates) or a daemon connection; `signals` end the relay (the engine killed).
+#[allow(clippy::too_many_arguments)]
 pub async fn run(
     engine: Engine,
     session: Session,
-    logs: &mut Logs,
+    logs: SessionLogs,
     quit_grace: Duration,
     start: Vec<Action>,
     command: &EngineCommand,
     gui: (GuiIn, GuiOut),
-) -> u8 {
+    signals: Signals,
+) -> Ended {
     let (child, stdin, stdout, stderr, guard) = engine.into_parts();
     let mut _guard = guard;
     let (notices_tx, mut notices) = mpsc::unbounded_channel();
-    let mut watch = Watch::start(child, Signals::install());
+    let mut watch = Watch::start(child, signals);
     let ticker = Ticker::start(watch.sender());
     let (gui_in, gui_out) = gui;
-    let shared = Shared::new(
-        session,
-        logs.positions.take(),
-        ticker,
-        notices_tx,
-        stdin,
-        gui_out,
-    );
+    let shared = Shared::new(session, logs.positions, ticker, notices_tx, stdin, gui_out);
+    let stderr_log = logs.stderr;
+    let mut last_exit: Option<EngineExit> = None;
     act(&shared, |_| start);
-    core::spawn_engine_readers(&shared, 0, stdout, stderr, logs.stderr.clone());
+    core::spawn_engine_readers(&shared, 0, stdout, stderr, stderr_log.clone());
     if !core::spawn_gui_reader(Arc::clone(&shared), gui_in) {
         act(&shared, |core| core.session.on_gui_eof());
     }
@@ -105,6 +128,7 @@ pub async fn run(
             event = watch.next() => match event {
                 Event::Exited(exit) => {
                     exited = Some(exit);
+                    last_exit = Some(exit);
                     drain = Some(Box::pin(tokio::time::sleep(DRAIN)));
                 }
                 Event::Signal(signal) => {
@@ -167,7 +191,7 @@ pub async fn run(
                             core.generation = generation;
                             command.started(&mut core.session, pid)
                         });
-                        core::spawn_engine_readers(&shared, generation, stdout, stderr, logs.stderr.clone());
+                        core::spawn_engine_readers(&shared, generation, stdout, stderr, stderr_log.clone());
                         watch.adopt(child);
                         (w.out_open, w.err_open, running) = (true, true, true);
                     }
@@ -189,8 +213,14 @@ pub async fn run(
         }
     }
     finish_gui(&shared).await;
-    logs.positions = shared.lock().positions.take();
-    signal_status.or(w.finish).unwrap_or(0)
+    let mut core = shared.lock();
+    Ended {
+        status: signal_status.or(w.finish).unwrap_or(0),
+        engine_exit: last_exit,
+        judged: core.judged,
+        rejected: core.rejected,
+        positions: core.positions.take(),
+    }
 }
 
 /// What the loop learns from the threads' [`Notice`]s: the current engine's pipes, and the

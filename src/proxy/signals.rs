@@ -54,6 +54,15 @@ impl Signals {
         }
     }
 
+    /// No handlers: never fires (a daemon's session, whose signals the daemon handles).
+    pub fn none() -> Signals {
+        Signals {
+            terminate: None,
+            interrupt: None,
+            hangup: None,
+        }
+    }
+
     /// Waits for the next signal.
     pub async fn recv(&mut self) -> Received {
         let Signals {
@@ -78,6 +87,15 @@ impl Signals {
             ctrl_c: windows::ctrl_c().ok(),
             ctrl_break: windows::ctrl_break().ok(),
             ctrl_close: windows::ctrl_close().ok(),
+        }
+    }
+
+    /// No handlers: never fires (a daemon's session, whose signals the daemon handles).
+    pub fn none() -> Signals {
+        Signals {
+            ctrl_c: None,
+            ctrl_break: None,
+            ctrl_close: None,
         }
     }
 

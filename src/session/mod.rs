@@ -35,6 +35,7 @@ use tracing::Level;
 
 pub mod chess960;
 mod engine_end;
+pub mod guard;
 mod gui_stream;
 mod handshake;
 mod hang;
@@ -50,6 +51,7 @@ mod search;
 mod tests;
 
 pub use chess960::Chess960State;
+pub use guard::Guard;
 pub use hang::OUTPUT_GRACE;
 pub use options::Settings;
 pub use record::{
@@ -152,6 +154,8 @@ pub struct Session {
     /// The rest of an over-long GUI line is dropped: a rejected `position`, or a line whose
     /// start went to an engine that has exited since.
     dropping_gui_line: bool,
+    /// The daemon's option guard ([`guard`]); `None` for the stdio proxy.
+    guard: Option<Guard>,
 }
 
 impl Session {
@@ -176,6 +180,7 @@ impl Session {
             gui_stream: gui_stream::GuiStream::default(),
             restart: restart::Restart::new(RestartPolicy::default()),
             dropping_gui_line: false,
+            guard: None,
         }
     }
 
@@ -230,8 +235,10 @@ impl Session {
             b"go" => self.on_go(&mut out, line, now),
             b"stop" | b"ponderhit" => self.on_stop(&mut out, line, now),
             b"setoption" => {
-                self.restart.slow_pending = true;
-                self.on_setoption(&mut out, line);
+                if let Some(line) = self.guard_setoption(&mut out, line) {
+                    self.restart.slow_pending = true;
+                    self.on_setoption(&mut out, line);
+                }
             }
             b"isready" => {
                 self.restart.on_isready(now);
@@ -335,6 +342,7 @@ impl Session {
             b"info" if self.c960.notations_differ() => self.on_info(&mut out, line),
             b"bestmove" => self.on_bestmove(&mut out, line, now),
             b"option" => {
+                let line = self.guard_option(line);
                 self.c960.on_engine_option(&line);
                 self.forward_to_gui(&mut out, line);
             }

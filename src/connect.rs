@@ -1,0 +1,244 @@
+//! `fenguard connect ADDR`: the stdio client of a daemon, what a GUI registers as its engine
+//! (SPEC section 11).
+//!
+//! It connects (`HOST:PORT` plain TCP, `tls://HOST:PORT` TLS with the server's certificate
+//! checked against `--ca FILE` or the system's roots, `unix:/PATH`), sends `auth <token>` when
+//! it has a token (`--token-file F`, else `$FENGUARD_TOKEN`), then relays bytes both ways,
+//! line by line, unchanged. When the connection is lost while the GUI still talks to it, the
+//! GUI gets `info string fenguard: connection lost: ...` and `bestmove 0000` for each search
+//! it started and has no `bestmove` for, and `connect` exits with status 1: to a GUI that is an
+//! engine that ended, which it reports and lets the user restart (a silent reconnect would give
+//! it a new engine with none of its options, hash or position). After the GUI's `quit` or end
+//! of input, the server's end is the normal end: exit 0.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+#[cfg(unix)]
+use std::sync::Arc;
+#[cfg(unix)]
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// `fenguard connect ADDR [--token-file F] [--ca FILE]`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ConnectArgs {
+    /// The daemon: HOST:PORT (plain TCP), tls://HOST:PORT, or unix:/PATH.
+    pub addr: String,
+    /// File holding the token (its first line); default `$FENGUARD_TOKEN`; none: no `auth`.
+    #[arg(long, value_name = "F")]
+    pub token_file: Option<PathBuf>,
+    /// CA certificate (PEM) that signed the server's certificate, or the self-signed
+    /// certificate itself; default: the system's roots.
+    #[arg(long, value_name = "FILE")]
+    pub ca: Option<PathBuf>,
+}
+
+/// Runs the client; exit 0 after the GUI's `quit` or end of input, 1 when the connection was
+/// lost or refused, 2 for a usage, token, TLS or connection error before any relaying.
+pub fn run(args: &ConnectArgs) -> ExitCode {
+    #[cfg(unix)]
+    {
+        match unix::connect(args) {
+            Ok(status) => status,
+            Err(message) => {
+                eprintln!("fenguard connect: {message}");
+                let line = format!("info string fenguard: cannot connect: {message}\n");
+                let _ = std::io::Write::write_all(&mut std::io::stdout(), line.as_bytes());
+                ExitCode::from(2)
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = args;
+        eprintln!("fenguard: connect is not supported on this platform yet (Unix only)");
+        ExitCode::from(2)
+    }
+}
+
+#[cfg(unix)]
+fn token(args: &ConnectArgs) -> Result<Option<String>, String> {
+    let token = match &args.token_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read token file {}: {e}", path.display()))?;
+            text.lines().next().unwrap_or("").trim().to_owned()
+        }
+        None => std::env::var("FENGUARD_TOKEN")
+            .unwrap_or_default()
+            .trim()
+            .to_owned(),
+    };
+    if token.contains(char::is_whitespace) {
+        return Err("the token holds whitespace".to_owned());
+    }
+    Ok(Some(token).filter(|t| !t.is_empty()))
+}
+
+/// Searches the GUI started and has no `bestmove` for; whether the GUI is done.
+#[cfg(unix)]
+#[derive(Debug, Default)]
+struct Conversation {
+    open_searches: AtomicUsize,
+    gui_done: AtomicBool,
+}
+
+#[cfg(unix)]
+mod unix {
+    use std::io::Write as _;
+    use std::net::{Shutdown, TcpStream};
+    use std::os::unix::net::UnixStream;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::proxy::codec::{Frame, MAX_LINE};
+    use crate::proxy::reader::read_frames;
+    use crate::proxy::stdio::gui_stdio;
+    use crate::serve::addr::Addr;
+    use crate::serve::conn::Socket;
+    use crate::session::first_token;
+
+    pub(super) fn connect(args: &ConnectArgs) -> Result<ExitCode, String> {
+        let addr: Addr = args
+            .addr
+            .parse()
+            .map_err(|e: crate::serve::addr::AddrError| e.to_string())?;
+        let token = token(args)?;
+        let socket = open(&addr, args)?;
+        let (gui_in, mut gui_out) =
+            gui_stdio().map_err(|e| format!("cannot use stdin and stdout: {e}"))?;
+        let mut to_server = socket.try_clone().map_err(|e| e.to_string())?;
+        if let Some(token) = token {
+            to_server
+                .write_all(format!("auth {token}\n").as_bytes())
+                .map_err(|e| format!("{addr}: {e}"))?;
+        }
+        let talk = Arc::new(Conversation::default());
+        let gui_side = Arc::clone(&talk);
+        let closer = socket.try_clone().map_err(|e| e.to_string())?;
+        std::thread::Builder::new()
+            .name("gui-stdin".to_owned())
+            .spawn(move || {
+                read_frames(gui_in, MAX_LINE, "GUI's input", |batch| {
+                    for frame in batch.drain(..) {
+                        let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = &frame;
+                        match first_token(line) {
+                            b"go" => {
+                                gui_side.open_searches.fetch_add(1, Ordering::SeqCst);
+                            }
+                            b"quit" => gui_side.gui_done.store(true, Ordering::SeqCst),
+                            _ => {}
+                        }
+                        if to_server.write_all(line).is_err() {
+                            return false;
+                        }
+                    }
+                    true
+                });
+                gui_side.gui_done.store(true, Ordering::SeqCst);
+                closer.shutdown(Shutdown::Write);
+            })
+            .map_err(|e| e.to_string())?;
+        let mut why = "the server closed the connection".to_owned();
+        read_frames(socket, MAX_LINE, "server's output", |batch| {
+            for frame in batch.drain(..) {
+                let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = &frame;
+                if first_token(line) == b"bestmove" {
+                    let _ =
+                        talk.open_searches
+                            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+                }
+                if line.starts_with(b"info string fenguard: refused: ") {
+                    why = "refused by the server".to_owned();
+                }
+                if gui_out.write_all(line).is_err() {
+                    return false;
+                }
+            }
+            true
+        });
+        if talk.gui_done.load(Ordering::SeqCst) {
+            return Ok(ExitCode::SUCCESS);
+        }
+        eprintln!("fenguard connect: connection to {addr} lost: {why}");
+        let mut lost = format!("info string fenguard: connection lost: {addr}: {why}\n");
+        for _ in 0..talk.open_searches.load(Ordering::SeqCst) {
+            lost.push_str("bestmove 0000\n");
+        }
+        let _ = gui_out.write_all(lost.as_bytes());
+        Ok(ExitCode::from(1))
+    }
+
+    fn open(addr: &Addr, args: &ConnectArgs) -> Result<Socket, String> {
+        let fail = |e: std::io::Error| format!("cannot connect to {addr}: {e}");
+        match addr {
+            Addr::Unix(path) => UnixStream::connect(path).map(Socket::Unix).map_err(fail),
+            Addr::Tcp { tls: false, .. } => {
+                let at = addr.socket_addr().map_err(fail)?;
+                let stream =
+                    TcpStream::connect_timeout(&at, Duration::from_secs(10)).map_err(fail)?;
+                let _ = stream.set_nodelay(true);
+                Ok(Socket::Tcp(stream))
+            }
+            Addr::Tcp { host, .. } => tls(addr, host, args),
+        }
+    }
+
+    /// Connects with TLS on a thread of its own that bridges to a socket pair.
+    fn tls(addr: &Addr, host: &str, args: &ConnectArgs) -> Result<Socket, String> {
+        let config =
+            crate::serve::tls::client_config(args.ca.as_deref()).map_err(|e| e.to_string())?;
+        let name = rustls::pki_types::ServerName::try_from(host.to_owned())
+            .map_err(|e| format!("bad server name `{host}`: {e}"))?;
+        let at = addr
+            .socket_addr()
+            .map_err(|e| format!("cannot resolve {addr}: {e}"))?;
+        let (local, ours) = UnixStream::pair().map_err(|e| e.to_string())?;
+        let (ready_tx, ready) = std::sync::mpsc::channel();
+        let label = addr.to_string();
+        std::thread::Builder::new()
+            .name("tls".to_owned())
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build();
+                let Ok(runtime) = runtime else {
+                    let _ = ready_tx.send(Err("cannot start the async runtime".to_owned()));
+                    return;
+                };
+                runtime.block_on(async move {
+                    let connect = async {
+                        let tcp = tokio::net::TcpStream::connect(at).await?;
+                        let _ = tcp.set_nodelay(true);
+                        tokio_rustls::TlsConnector::from(config)
+                            .connect(name, tcp)
+                            .await
+                    };
+                    let stream = match tokio::time::timeout(Duration::from_secs(10), connect).await
+                    {
+                        Ok(Ok(stream)) => stream,
+                        Ok(Err(err)) => {
+                            let _ = ready_tx.send(Err(format!("cannot connect to {label}: {err}")));
+                            return;
+                        }
+                        Err(_) => {
+                            let _ =
+                                ready_tx.send(Err(format!("cannot connect to {label}: timed out")));
+                            return;
+                        }
+                    };
+                    let _ = ready_tx.send(Ok(()));
+                    if local.set_nonblocking(true).is_ok()
+                        && let Ok(local) = tokio::net::UnixStream::from_std(local)
+                    {
+                        crate::serve::tls::bridge(stream, local, Duration::from_secs(30)).await;
+                    }
+                });
+            })
+            .map_err(|e| e.to_string())?;
+        match ready.recv() {
+            Ok(Ok(())) => Ok(Socket::Unix(ours)),
+            Ok(Err(message)) => Err(message),
+            Err(_) => Err("the TLS thread ended".to_owned()),
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! One daemon connection's GUI side: the bytes before the session (the `auth` line), and the
+//! blocking reader and writer the session's shell uses, with the idle timeout and the daemon's
+//! shutdown (a `quit` for the engine) built in.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::os::unix::net::UnixStream;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
+
+/// Longest first line (`auth <token>`) read before a connection is refused.
+pub const MAX_AUTH_LINE: usize = 4096;
+
+/// How long a client has to send its first line.
+pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How often a blocked read wakes up to look at the idle timeout and the daemon's shutdown.
+const POLL: Duration = Duration::from_millis(250);
+
+/// Why the first line was not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FirstLine {
+    /// The line (without its terminator) and the bytes read after it.
+    Line(Vec<u8>, Vec<u8>),
+    /// More than [`MAX_AUTH_LINE`] bytes without a line end.
+    TooLong,
+    /// The connection ended first.
+    Closed,
+    /// Nothing within [`AUTH_TIMEOUT`].
+    TimedOut,
+}
+
+/// Reads the first line, holding at most [`MAX_AUTH_LINE`] + 1 KiB, for at most
+/// [`AUTH_TIMEOUT`].
+pub async fn read_first_line<S: AsyncRead + Unpin>(stream: &mut S) -> FirstLine {
+    let read = async {
+        let mut buf = Vec::with_capacity(MAX_AUTH_LINE);
+        let mut chunk = [0u8; 1024];
+        loop {
+            if let Some(end) = buf.iter().position(|&b| b == b'\n') {
+                let rest = buf.split_off(end + 1);
+                buf.truncate(end);
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
+                return FirstLine::Line(buf, rest);
+            }
+            if buf.len() > MAX_AUTH_LINE {
+                return FirstLine::TooLong;
+            }
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return FirstLine::Closed,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+        }
+    };
+    tokio::time::timeout(AUTH_TIMEOUT, read)
+        .await
+        .unwrap_or(FirstLine::TimedOut)
+}
+
+/// Writes `info string fenguard: refused: REASON`, ends the output and reads (and drops) what
+/// the client still sends for up to a second, so that the refusal is not lost to a reset.
+pub async fn refuse<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, reason: &str) {
+    let line = format!("info string fenguard: refused: {reason}\n");
+    let _ = stream.write_all(line.as_bytes()).await;
+    let _ = stream.flush().await;
+    let _ = stream.shutdown().await;
+    let drain = async {
+        let mut chunk = [0u8; 4096];
+        let mut total = 0usize;
+        while total < 1 << 20 {
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+}
+
+/// A connection's socket after admission, used with blocking calls.
+#[derive(Debug)]
+pub enum Socket {
+    /// TCP.
+    Tcp(TcpStream),
+    /// A Unix socket (also the local end of a TLS bridge).
+    Unix(UnixStream),
+}
+
+impl Socket {
+    /// Another handle on the same socket.
+    ///
+    /// # Errors
+    /// When the descriptor cannot be duplicated.
+    pub fn try_clone(&self) -> std::io::Result<Socket> {
+        Ok(match self {
+            Socket::Tcp(s) => Socket::Tcp(s.try_clone()?),
+            Socket::Unix(s) => Socket::Unix(s.try_clone()?),
+        })
+    }
+
+    /// Shuts one or both directions down (wakes a blocked read).
+    pub fn shutdown(&self, how: Shutdown) {
+        let _ = match self {
+            Socket::Tcp(s) => s.shutdown(how),
+            Socket::Unix(s) => s.shutdown(how),
+        };
+    }
+
+    fn set_read_timeout(&self, timeout: Duration) -> std::io::Result<()> {
+        match self {
+            Socket::Tcp(s) => s.set_read_timeout(Some(timeout)),
+            Socket::Unix(s) => s.set_read_timeout(Some(timeout)),
+        }
+    }
+}
+
+impl Read for Socket {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Socket::Tcp(s) => s.read(buf),
+            Socket::Unix(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Socket {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Socket::Tcp(s) => s.write(buf),
+            Socket::Unix(s) => s.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What the daemon and a connection's reader and writer share.
+#[derive(Debug)]
+pub struct ConnState {
+    start: Instant,
+    /// Milliseconds from `start` to the last byte either way.
+    last: AtomicU64,
+    /// The daemon is shutting down: the engine gets `quit`.
+    closing: AtomicBool,
+    /// The connection was closed for being idle.
+    pub idled: AtomicBool,
+}
+
+impl ConnState {
+    /// A new connection, active now.
+    pub fn new() -> Arc<ConnState> {
+        Arc::new(ConnState {
+            start: Instant::now(),
+            last: AtomicU64::new(0),
+            closing: AtomicBool::new(false),
+            idled: AtomicBool::new(false),
+        })
+    }
+
+    fn touch(&self) {
+        let ms = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last.store(ms, Ordering::Relaxed);
+    }
+
+    fn idle_for(&self) -> Duration {
+        let since = Duration::from_millis(self.last.load(Ordering::Relaxed));
+        self.start.elapsed().saturating_sub(since)
+    }
+
+    /// The daemon is shutting down: the reader gives the session `quit`, then the end.
+    pub fn close(&self) {
+        self.closing.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The session's GUI input: first the bytes read after the `auth` line, then the socket; a
+/// `quit` line when the daemon shuts down; the end of input after the idle timeout.
+#[derive(Debug)]
+pub struct ConnReader {
+    prefix: Vec<u8>,
+    at: usize,
+    socket: Socket,
+    state: Arc<ConnState>,
+    idle: Option<Duration>,
+    quit_given: bool,
+}
+
+impl ConnReader {
+    /// Reads `socket` after `prefix`; `idle` is the idle timeout.
+    ///
+    /// # Errors
+    /// When the socket's read timeout cannot be set.
+    pub fn new(
+        prefix: Vec<u8>,
+        socket: Socket,
+        state: Arc<ConnState>,
+        idle: Option<Duration>,
+    ) -> std::io::Result<ConnReader> {
+        socket.set_read_timeout(POLL)?;
+        Ok(ConnReader {
+            prefix,
+            at: 0,
+            socket,
+            state,
+            idle,
+            quit_given: false,
+        })
+    }
+}
+
+impl Read for ConnReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if self.state.closing.load(Ordering::SeqCst) {
+                if self.quit_given || buf.len() < 5 {
+                    return Ok(0);
+                }
+                self.quit_given = true;
+                buf[..5].copy_from_slice(b"quit\n");
+                return Ok(5);
+            }
+            if self.at < self.prefix.len() {
+                let n = buf.len().min(self.prefix.len() - self.at);
+                buf[..n].copy_from_slice(&self.prefix[self.at..self.at + n]);
+                self.at += n;
+                return Ok(n);
+            }
+            match self.socket.read(buf) {
+                Ok(0) => return Ok(0),
+                Ok(n) => {
+                    self.state.touch();
+                    return Ok(n);
+                }
+                Err(err) if matches!(err.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    if self.idle.is_some_and(|idle| self.state.idle_for() >= idle) {
+                        tracing::warn!("connection idle too long: closing it");
+                        self.state.idled.store(true, Ordering::SeqCst);
+                        self.socket.shutdown(Shutdown::Both);
+                        return Ok(0);
+                    }
+                }
+                Err(err) if err.kind() == ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        }
+    }
+}
+
+/// The session's GUI output: the socket, noting activity for the idle timeout.
+#[derive(Debug)]
+pub struct ConnWriter {
+    socket: Socket,
+    state: Arc<ConnState>,
+}
+
+impl ConnWriter {
+    /// Writes to `socket`.
+    pub fn new(socket: Socket, state: Arc<ConnState>) -> ConnWriter {
+        ConnWriter { socket, state }
+    }
+}
+
+impl Write for ConnWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.socket.write(buf)?;
+        self.state.touch();
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_line(input: &'static [u8]) -> FirstLine {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let mut input = input;
+            read_first_line(&mut input).await
+        })
+    }
+
+    #[test]
+    fn first_line_keeps_the_bytes_after_it() {
+        assert_eq!(
+            first_line(b"auth abc\r\nuci\nisready\n"),
+            FirstLine::Line(b"auth abc".to_vec(), b"uci\nisready\n".to_vec())
+        );
+    }
+
+    #[test]
+    fn endless_first_line_is_too_long() {
+        let long: &'static [u8] = Box::leak(vec![b'x'; 100_000].into_boxed_slice());
+        assert_eq!(first_line(long), FirstLine::TooLong);
+    }
+
+    #[test]
+    fn closed_before_a_line_end() {
+        assert_eq!(first_line(b"auth"), FirstLine::Closed);
+    }
+}

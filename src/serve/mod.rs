@@ -1,0 +1,72 @@
+//! The daemon, `fenguard serve` (SPEC section 11): many guarded engine sessions, one a
+//! connection, in one process.
+//!
+//! It is a second shell around the same [`Session`](crate::session::Session) as the stdio
+//! proxy: each admitted connection gets its own engine process, session, restart policy and
+//! positions log (`positions-<session id>.jsonl` in the log directory), and runs the proxy's
+//! [relay](crate::proxy::relay) with the connection as the GUI side. Sockets, TLS and tokens
+//! live here, never in the session; the session only gets the option [guard](crate::session::guard).
+//!
+//! Admission, before any engine starts: TLS handshake (TLS listeners), then the first line,
+//! at most [`conn::MAX_AUTH_LINE`] bytes within [`conn::AUTH_TIMEOUT`]: `auth <token>` when
+//! tokens are configured (with none, an `auth` line is dropped and any other line is the
+//! first UCI line); then `max_sessions`. A refusal is one line, `info string fenguard:
+//! refused: REASON`, then the connection is closed.
+//!
+//! Lifecycle: everything runs on a current-thread runtime on the main thread, so every engine
+//! is started by the main thread and its Linux parent-death signal fires only when the daemon
+//! dies (also on SIGKILL). A client's end of input is the session's: the engine gets its
+//! input closed and at most 500 ms (`engine.quit_grace_ms` if lower) before it is killed.
+//! SIGTERM, SIGINT or SIGHUP: stop accepting, `quit` to every engine (through each session),
+//! kill what is left after the grace, exit 0.
+
+pub mod addr;
+pub mod config;
+#[cfg(unix)]
+pub(crate) mod conn;
+#[cfg(unix)]
+mod daemon;
+#[cfg(unix)]
+mod session;
+#[cfg(unix)]
+pub mod tls;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `fenguard serve [--config FILE] [--listen ADDR]... [-- ENGINE [ARGS...]]`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Configuration file (TOML). Default: `$FENGUARD_CONFIG`, else built-in defaults.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Listen here (repeatable; overrides `serve.listen`): HOST:PORT, tls://HOST:PORT,
+    /// unix:/PATH.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Vec<String>,
+    /// Directory for `fenguard.log` and the sessions' positions logs (overrides `log.dir`).
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+    /// More logging: `-v` turns on the transcript, `-vv` debug, `-vvv` trace.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// The engine and its arguments (overrides `engine.command` and `engine.args`).
+    #[arg(last = true, value_name = "ENGINE [ARGS...]")]
+    pub engine: Vec<OsString>,
+}
+
+/// Runs the daemon until a signal ends it; exit status 0, or 2 for a configuration, address,
+/// TLS or engine error found at start.
+pub fn run(args: ServeArgs) -> ExitCode {
+    #[cfg(unix)]
+    {
+        daemon::run(args)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = args;
+        eprintln!("fenguard: serve is not supported on this platform yet (Unix only)");
+        ExitCode::from(2)
+    }
+}

@@ -1,0 +1,139 @@
+//! One admitted connection's session: its engine, session state machine (with the option
+//! guard), positions log `positions-<session id>.jsonl`, the proxy's relay, and the one log
+//! line at its end (peer, session id, duration, positions judged, rejections, how the engine
+//! ended).
+
+use std::net::Shutdown;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, PoisonError};
+use std::time::{Duration, Instant};
+
+use tracing::Instrument as _;
+
+use super::conn::{ConnReader, ConnState, ConnWriter, Socket};
+use super::daemon::Ctx;
+use crate::logging::session_id;
+use crate::poslog::PositionLog;
+use crate::proxy::core::{GuiIn, GuiOut};
+use crate::proxy::{relay, signals::Signals};
+use crate::session::{EngineExit, Guard, RestartPolicy, Session, Settings};
+
+/// Runs one session on an admitted connection.
+pub(super) async fn run(
+    ctx: &Arc<Ctx>,
+    socket: Socket,
+    prefix: Vec<u8>,
+    peer: &str,
+    started: Instant,
+) {
+    let id = ctx.next_id.fetch_add(1, Ordering::SeqCst);
+    let sid = format!("{}-{id}", session_id());
+    let handles = socket
+        .try_clone()
+        .and_then(|w| Ok((w, socket.try_clone()?)));
+    let Ok((writer, closer)) = handles else {
+        tracing::warn!("connection {peer}: cannot duplicate its socket");
+        return;
+    };
+    let engine = match ctx.command.spawn() {
+        Ok(engine) => engine,
+        Err(err) => {
+            let mut writer = writer;
+            let line = format!("info string fenguard: engine did not start: {err}\n");
+            let _ = std::io::Write::write_all(&mut writer, line.as_bytes());
+            closer.shutdown(Shutdown::Both);
+            tracing::error!("connection {peer} session {sid}: {err}");
+            return;
+        }
+    };
+    let state = ConnState::new();
+    let idle = Some(ctx.config.serve.idle_timeout_ms)
+        .filter(|&ms| ms > 0)
+        .map(Duration::from_millis);
+    let Ok(reader) = ConnReader::new(prefix, socket, Arc::clone(&state), idle) else {
+        tracing::warn!("connection {peer}: cannot set its read timeout");
+        return;
+    };
+    let writer = ConnWriter::new(writer, Arc::clone(&state));
+    ctx.open
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(id, Arc::clone(&state));
+    tracing::info!(
+        "connection {peer}: session {sid} started (engine pid {:?})",
+        engine.child.id()
+    );
+
+    let config = &ctx.config;
+    let settings = Settings {
+        positions: config.positions.clone(),
+        log_positions: config.log.positions,
+    };
+    let cap = |v: u64| (v > 0).then_some(v);
+    let guard = Guard::new(
+        &config.serve.allow_options,
+        cap(config.serve.max_threads),
+        cap(config.serve.max_hash_mb),
+    );
+    let mut session = Session::with_settings(ctx.transcript, settings)
+        .with_restart(RestartPolicy::from(&config.engine))
+        .with_guard(guard);
+    let start = ctx.command.started(&mut session, engine.child.id());
+    let positions = match (&ctx.log_dir, config.log.positions) {
+        (Some(dir), true) => {
+            let path = dir.join(format!("positions-{sid}.jsonl"));
+            PositionLog::open_rotating(&path, sid.clone(), config.log.rotation())
+                .inspect_err(|e| tracing::warn!("cannot open {}: {e}", path.display()))
+                .ok()
+        }
+        _ => None,
+    };
+    let logs = relay::SessionLogs {
+        positions,
+        stderr: ctx.stderr.clone(),
+    };
+    let gui = (GuiIn(Box::new(reader)), GuiOut(Box::new(writer)));
+    let ended = relay::run(
+        engine,
+        session,
+        logs,
+        ctx.grace,
+        start,
+        &ctx.command,
+        gui,
+        Signals::none(),
+    )
+    .instrument(tracing::info_span!("session", id = %sid))
+    .await;
+    closer.shutdown(Shutdown::Both);
+    ctx.open
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .remove(&id);
+    let idled = if state.idled.load(Ordering::SeqCst) {
+        ", closed idle"
+    } else {
+        ""
+    };
+    tracing::info!(
+        "connection {peer} session {sid}: {} ms, {} positions judged, {} rejected, engine {}{idled}",
+        started.elapsed().as_millis(),
+        ended.judged,
+        ended.rejected,
+        describe(ended.engine_exit),
+    );
+}
+
+fn describe(exit: Option<EngineExit>) -> String {
+    match exit {
+        None => "end not seen".to_owned(),
+        Some(EngineExit { killed: true, .. }) => "killed by fenguard".to_owned(),
+        Some(EngineExit {
+            code: Some(code), ..
+        }) => format!("exited with status {code}"),
+        Some(EngineExit {
+            signal: Some(sig), ..
+        }) => format!("killed by signal {sig}"),
+        Some(_) => "ended (status unknown)".to_owned(),
+    }
+}

@@ -1,0 +1,332 @@
+//! The daemon's option guard (SPEC section 11): which `setoption` a remote GUI may send, and
+//! caps on `Threads` and `Hash`.
+//!
+//! ```
+//! use bytes::Bytes;
+//! use fenguard::session::{Action, Guard, Session};
+//!
+//! let guard = Guard::new(&["Hash".to_owned()], Some(4), Some(256));
+//! let mut session = Session::new(false).with_guard(guard);
+//! let out = session.on_gui_line(Bytes::from_static(b"setoption name EvalFile value /etc/shadow\n"));
+//! let refusal = Bytes::from_static(b"info string fenguard: option not allowed: EvalFile\n");
+//! assert!(out.contains(&Action::ToGui(refusal)));
+//! assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));
+//! ```
+//!
+//! Rules, for a session with a guard (the stdio proxy has none):
+//! - `setoption name fenguard ...` (fenguard's own options) always passes.
+//! - Another option passes when its name matches the allowlist (ASCII case-insensitive,
+//!   whitespace runs ignored; an entry ending in `*` matches names starting with the rest),
+//!   the engine did not announce it `type string`, and its name does not contain `path` or
+//!   `file` (`UCI_ShredderbasesPath`, `Debug Log File`). Anything else is answered
+//!   `info string fenguard: option not allowed: NAME`, never forwarded; the session goes on.
+//! - `Threads` above `max_threads` / `Hash` above `max_hash_mb` is sent as the cap, with
+//!   `info string fenguard: Threads clamped to N (server limit)`.
+//! - The engine's `option name Threads|Hash ... max M` (and a `default` above the cap) is
+//!   rewritten to the cap before the GUI sees it.
+
+use std::collections::HashSet;
+
+use bytes::Bytes;
+use tracing::Level;
+
+use super::{Action, Session};
+use crate::uci::{parse_option, parse_setoption, splice, tokens};
+
+/// The default allowlist of SPEC section 11.
+pub const DEFAULT_ALLOW: [&str; 8] = [
+    "Hash",
+    "Threads",
+    "MultiPV",
+    "Ponder",
+    "Move Overhead",
+    "Skill Level",
+    "Contempt",
+    "UCI_*",
+];
+
+/// The option allowlist and caps of one daemon session.
+#[derive(Debug, Clone, Default)]
+pub struct Guard {
+    /// Normalized allowlist entries (lowercase, single spaces); a trailing `*` is a prefix.
+    allow: Vec<String>,
+    max_threads: Option<u64>,
+    max_hash_mb: Option<u64>,
+    /// Normalized names the engine announced as `type string`.
+    strings: HashSet<String>,
+}
+
+/// Lowercase, whitespace runs as one space.
+fn normalize(name: &[u8]) -> String {
+    let words: Vec<String> = tokens(name)
+        .map(|t| String::from_utf8_lossy(t.text).to_ascii_lowercase())
+        .collect();
+    words.join(" ")
+}
+
+impl Guard {
+    /// A guard allowing the options named in `allow` (see the module docs), with caps on
+    /// `Threads` (threads) and `Hash` (MiB); `None` is no cap.
+    pub fn new(allow: &[String], max_threads: Option<u64>, max_hash_mb: Option<u64>) -> Guard {
+        Guard {
+            allow: allow.iter().map(|a| normalize(a.as_bytes())).collect(),
+            max_threads,
+            max_hash_mb,
+            strings: HashSet::new(),
+        }
+    }
+
+    /// Whether a GUI may set the option `name` (not one of fenguard's own).
+    pub fn allows(&self, name: &[u8]) -> bool {
+        let name = normalize(name);
+        let listed = self
+            .allow
+            .iter()
+            .any(|entry| match entry.strip_suffix('*') {
+                Some(prefix) => name.starts_with(prefix),
+                None => *entry == name,
+            });
+        listed && !self.strings.contains(&name) && !name.contains("path") && !name.contains("file")
+    }
+
+    /// The cap for option `name`, if it has one.
+    fn cap(&self, name: &[u8]) -> Option<(&'static str, u64)> {
+        match normalize(name).as_str() {
+            "threads" => self.max_threads.map(|c| ("Threads", c)),
+            "hash" => self.max_hash_mb.map(|c| ("Hash", c)),
+            _ => None,
+        }
+    }
+
+    /// An engine `option` line: notes string options; rewrites a capped option's `max` (and a
+    /// `default` above the cap) to the cap.
+    fn engine_option(&mut self, line: Bytes) -> Bytes {
+        let Some(opt) = parse_option(&line) else {
+            return line;
+        };
+        if opt.kind.eq_ignore_ascii_case(b"string") {
+            self.strings.insert(normalize(opt.name));
+        }
+        let Some((_, cap)) = self.cap(opt.name) else {
+            return line;
+        };
+        let toks: Vec<_> = tokens(&line).collect();
+        let mut edits = Vec::new();
+        for pair in toks.windows(2) {
+            let number = std::str::from_utf8(pair[1].text)
+                .ok()
+                .and_then(|v| v.parse::<u64>().ok());
+            if matches!(pair[0].text, b"max" | b"default") && number.is_some_and(|n| n > cap) {
+                edits.push((pair[1].span.clone(), cap.to_string().into_bytes()));
+            }
+        }
+        if edits.is_empty() {
+            return line;
+        }
+        Bytes::from(splice(&line, &edits).into_owned())
+    }
+}
+
+impl Session {
+    /// This session guards options (a daemon session).
+    pub fn with_guard(mut self, guard: Guard) -> Session {
+        self.guard = Some(guard);
+        self
+    }
+
+    /// A GUI `setoption` under the guard: the line to handle (clamped if need be), or `None`
+    /// when refused (the GUI told why).
+    pub(super) fn guard_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) -> Option<Bytes> {
+        let Some(guard) = &self.guard else {
+            return Some(line);
+        };
+        let Some(opt) = parse_setoption(&line) else {
+            let text = String::from_utf8_lossy(line.trim_ascii()).into_owned();
+            self.refuse(out, &text);
+            return None;
+        };
+        let own = tokens(opt.name)
+            .next()
+            .is_some_and(|t| t.text.eq_ignore_ascii_case(b"fenguard"));
+        if own {
+            return Some(line);
+        }
+        if !guard.allows(opt.name) {
+            let name = String::from_utf8_lossy(opt.name).into_owned();
+            self.refuse(out, &name);
+            return None;
+        }
+        let value = opt.value.and_then(|v| std::str::from_utf8(v).ok());
+        let value = value.and_then(|v| v.trim().parse::<u64>().ok());
+        match (guard.cap(opt.name), value, opt.value_span.clone()) {
+            (Some((name, cap)), Some(value), Some(span)) if value > cap => {
+                let clamped = splice(&line, &[(span, cap.to_string().into_bytes())]).into_owned();
+                let text = format!("{name} clamped to {cap} (server limit; asked {value})");
+                out.push(Action::Log(Level::INFO, text.clone()));
+                self.say(out, &text);
+                Some(Bytes::from(clamped))
+            }
+            _ => Some(line),
+        }
+    }
+
+    fn refuse(&self, out: &mut Vec<Action>, name: &str) {
+        let name: String = name.chars().take(80).collect();
+        out.push(Action::Log(
+            Level::WARN,
+            format!("option not allowed: {name} (not forwarded)"),
+        ));
+        self.say(out, &format!("option not allowed: {name}"));
+    }
+
+    /// An engine `option` line under the guard (see [`Guard`]); unchanged without one.
+    pub(super) fn guard_option(&mut self, line: Bytes) -> Bytes {
+        match &mut self.guard {
+            Some(guard) => guard.engine_option(line),
+            None => line,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(s: &'static [u8]) -> Bytes {
+        Bytes::from_static(s)
+    }
+
+    fn guarded() -> Session {
+        let allow: Vec<String> = DEFAULT_ALLOW.iter().map(|s| (*s).to_owned()).collect();
+        Session::new(false).with_guard(Guard::new(&allow, Some(4), Some(256)))
+    }
+
+    fn to_gui(text: &str) -> Action {
+        Action::ToGui(Bytes::from(format!("{text}\n")))
+    }
+
+    #[test]
+    fn refused_option_is_answered_and_not_forwarded() {
+        let mut s = guarded();
+        let out = s.on_gui_line(b(b"setoption name Debug Log File value /tmp/x\n"));
+        let engine: Vec<_> = out
+            .iter()
+            .filter(|a| matches!(a, Action::ToEngine(_)))
+            .collect();
+        assert!(engine.is_empty(), "{out:?}");
+        assert!(out.contains(&to_gui(
+            "info string fenguard: option not allowed: Debug Log File"
+        )));
+    }
+
+    #[test]
+    fn session_goes_on_after_a_refusal() {
+        let mut s = guarded();
+        s.on_gui_line(b(b"setoption name EvalFile value nn.bin\n"));
+        assert_eq!(
+            s.on_gui_line(b(b"isready\n")),
+            vec![Action::ToEngine(b(b"isready\n"))]
+        );
+    }
+
+    #[test]
+    fn allowed_option_is_forwarded_unchanged() {
+        let mut s = guarded();
+        let line = b(b"setoption name multipv value 3\n");
+        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+    }
+
+    #[test]
+    fn uci_prefix_allows_uci_options_but_not_paths() {
+        let mut s = guarded();
+        let line = b(b"setoption name UCI_ShowWDL value true\n");
+        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+        let out = s.on_gui_line(b(b"setoption name UCI_ShredderbasesPath value /\n"));
+        assert_eq!(
+            out,
+            vec![
+                Action::Log(
+                    Level::WARN,
+                    "option not allowed: UCI_ShredderbasesPath (not forwarded)".to_owned()
+                ),
+                to_gui("info string fenguard: option not allowed: UCI_ShredderbasesPath"),
+            ]
+        );
+    }
+
+    #[test]
+    fn option_the_engine_announced_as_string_is_refused() {
+        let mut s = guarded();
+        s.on_engine_line(b(b"option name UCI_Opponent type string default\n"));
+        let out = s.on_gui_line(b(b"setoption name UCI_Opponent value GM Carlsen\n"));
+        assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));
+    }
+
+    #[test]
+    fn threads_above_the_cap_are_clamped_with_a_note() {
+        let mut s = guarded();
+        let out = s.on_gui_line(b(b"setoption name Threads value 64\n"));
+        assert_eq!(
+            out,
+            vec![
+                Action::Log(
+                    Level::INFO,
+                    "Threads clamped to 4 (server limit; asked 64)".to_owned()
+                ),
+                to_gui("info string fenguard: Threads clamped to 4 (server limit; asked 64)"),
+                Action::ToEngine(b(b"setoption name Threads value 4\n")),
+            ]
+        );
+    }
+
+    #[test]
+    fn hash_within_the_cap_is_untouched() {
+        let mut s = guarded();
+        let line = b(b"setoption name Hash value 128\n");
+        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+    }
+
+    #[test]
+    fn engine_announced_max_is_rewritten_to_the_cap() {
+        let mut s = guarded();
+        let out = s.on_engine_line(b(
+            b"option name Hash type spin default 16 min 1 max 33554432\n",
+        ));
+        assert_eq!(
+            out,
+            vec![Action::ToGui(b(
+                b"option name Hash type spin default 16 min 1 max 256\n"
+            ))]
+        );
+        let out = s.on_engine_line(b(
+            b"option name Threads type spin default 8 min 1 max 1024\n",
+        ));
+        assert_eq!(
+            out,
+            vec![Action::ToGui(b(
+                b"option name Threads type spin default 4 min 1 max 4\n"
+            ))]
+        );
+    }
+
+    #[test]
+    fn fenguard_own_options_pass_the_guard() {
+        let mut s = guarded();
+        let out = s.on_gui_line(b(b"setoption name fenguard OnInvalid value reject\n"));
+        assert!(
+            !out.iter().any(|a| matches!(a, Action::ToGui(_))),
+            "{out:?}"
+        );
+        assert_eq!(
+            s.settings().positions.on_invalid,
+            crate::config::OnInvalid::Reject
+        );
+    }
+
+    #[test]
+    fn without_a_guard_everything_is_forwarded() {
+        let mut s = Session::new(false);
+        let line = b(b"setoption name EvalFile value nn.bin\n");
+        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+    }
+}
