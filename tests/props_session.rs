@@ -42,7 +42,7 @@ const GUI_LINES: &[&str] = &[
     "setoption name UCI_Chess960 value true",
     "setoption name UCI_Chess960 value false",
     "setoption name fenguard OnInvalid value reject",
-    "setoption name fenguard OnInvalid value forward",
+    "setoption name fenguard OnBadPosition value forward",
     "setoption name fenguard Chess960 value detect",
     "setoption name fenguard ReportToGui value false",
     "setoption name fenguard Bogus value 1",

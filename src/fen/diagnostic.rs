@@ -150,6 +150,8 @@ codes! {
     EngineLacksChess960 => "engine-lacks-chess960",
     /// The engine's `bestmove` or `ponder` is illegal.
     IllegalBestmove => "illegal-bestmove",
+    /// A `UCI_Variant` fenguard has no rules for: positions and moves pass unchecked (note).
+    VariantNotChecked => "variant-not-checked",
 }
 
 impl fmt::Display for Code {

@@ -7,6 +7,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use tracing::Level;
 
+use super::owed::Entry;
 use super::restart::{Held, Phase};
 use super::{Action, Direction, Session, first_token};
 
@@ -16,10 +17,17 @@ impl Session {
     /// handled at once, the rest held until the engine is back.
     pub(super) fn hold_gui_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let mut out = Vec::new();
+        let uci_held = self
+            .restart
+            .held
+            .iter()
+            .any(|h| matches!(h, Held::Line(l, _) if first_token(l) == b"uci"));
         match first_token(&line) {
-            b"isready" => {
+            // Not while a held `uci` waits: its `uciok` comes first.
+            b"isready" if !uci_held => {
                 self.transcribe(&mut out, Direction::FromGui, &line);
-                self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
+                self.owed.entries.push_back(Entry::Readyok { own: true });
+                self.release(&mut out, now);
             }
             b"quit" => {
                 self.transcribe(&mut out, Direction::FromGui, &line);
@@ -69,6 +77,7 @@ impl Session {
         self.restart.held.clear();
         self.restart.held_bytes = 0;
         self.quitting = true;
+        self.forget_owed(&mut out, None);
         if self.restart.phase == Phase::Waiting {
             out.push(Action::Log(
                 Level::INFO,
