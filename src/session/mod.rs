@@ -256,7 +256,9 @@ impl Session {
             }
             b"isready" => {
                 self.restart.on_isready(now);
-                self.owed.entries.push_back(owed::Entry::Readyok { own: false });
+                self.owed
+                    .entries
+                    .push_back(owed::Entry::Readyok { own: false });
                 self.forward_to_engine(&mut out, line);
             }
             b"uci" => {

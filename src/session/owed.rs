@@ -100,7 +100,8 @@ impl Owed {
     /// The engine is gone: what it owed is fenguard's to answer (a `uciok` only when
     /// `keep_uciok` is false: a new engine's handshake answers it otherwise).
     pub(super) fn engine_gone(&mut self, keep_uciok: bool) {
-        self.entries.retain(|e| keep_uciok || !matches!(e, Entry::Uciok));
+        self.entries
+            .retain(|e| keep_uciok || !matches!(e, Entry::Uciok));
         for entry in &mut self.entries {
             match entry {
                 Entry::Readyok { own } => *own = true,

@@ -11,8 +11,8 @@ use bytes::Bytes;
 use shakmaty::Chess;
 use tracing::Level;
 
-use super::position::{lossy, move_diag, split_terminator};
 use super::owed::{Answer, Entry};
+use super::position::{lossy, move_diag, split_terminator};
 use super::record::{Event, SearchRecord};
 use super::{Action, Session, first_token};
 use crate::config::OnInvalid;
