@@ -302,7 +302,9 @@ impl Session {
             self.dropping_gui_line = first_token(&chunk) == b"position";
             if self.dropping_gui_line {
                 let at = self.owed.entries.len();
-                let mut out = self.reject_overlong_position(&chunk);
+                let mut out = Vec::new();
+                self.transcribe(&mut out, Direction::FromGui, &chunk);
+                out.extend(self.reject_overlong_position(&chunk));
                 self.dropping_gui_line = !chunk.ends_with(b"\n");
                 self.queue_own_writes(&mut out, at);
                 self.release(&mut out, None);
@@ -388,6 +390,8 @@ impl Session {
                 }
                 self.forward_to_gui(&mut out, line);
                 self.owed.answered(owed::Answer::Uciok);
+                // The GUI sent `uci` more than once: it waits for the next one.
+                self.restart.gui_awaits_uciok = self.uciok_owed();
             }
             _ => self.forward_to_gui(&mut out, line),
         }

@@ -159,6 +159,22 @@ impl Session {
         }
     }
 
+    /// Whether the GUI still waits for a `uciok`.
+    pub(super) fn uciok_owed(&self) -> bool {
+        self.owed.entries.iter().any(|e| matches!(e, Entry::Uciok))
+    }
+
+    /// A restarted engine's `uciok` was relayed: every other `uciok` the GUI still waits for
+    /// (it sent `uci` more than once before the old engine died) is answered by fenguard.
+    pub(super) fn answer_remaining_uciok(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+        for entry in &mut self.owed.entries {
+            if matches!(entry, Entry::Uciok) {
+                *entry = Entry::Lines(vec![Action::ToGui(Bytes::from_static(b"uciok\n"))]);
+            }
+        }
+        self.release(out, now);
+    }
+
     /// The GUI quit: nothing more is answered (its searches are recorded unanswered).
     pub(super) fn forget_owed(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
         for entry in std::mem::take(&mut self.owed.entries) {

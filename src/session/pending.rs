@@ -50,6 +50,18 @@ impl Session {
 
     /// The GUI quit or closed its input: the waiting lines are dropped.
     pub(super) fn drop_pending(&mut self) {
-        self.pending.clear();
+        let dropped = std::mem::take(&mut self.pending);
+        self.dropped_inputs(dropped.back());
+    }
+
+    /// Held or waiting GUI inputs were dropped, `last` the last of them: when it is a piece
+    /// of an over-long line that has not ended, the rest of that line is dropped too (the
+    /// engine would read it as a line of its own).
+    pub(super) fn dropped_inputs(&mut self, last: Option<&Held>) {
+        if let Some(Held::Piece(chunk, _)) = last
+            && !chunk.ends_with(b"\n")
+        {
+            self.dropping_gui_line = true;
+        }
     }
 }

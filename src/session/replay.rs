@@ -47,10 +47,12 @@ impl Session {
     /// GUI waits for an answer (`bestmove 0000` for each `go`, `readyok` for each `isready`),
     /// so no GUI waits forever, then dropped.
     pub(super) fn answer_held_lines(&mut self, out: &mut Vec<Action>) {
-        for held in std::mem::take(&mut self.restart.held) {
+        let held = std::mem::take(&mut self.restart.held);
+        self.dropped_inputs(held.back());
+        for held in held {
             if let Held::Line(line, _) = held {
                 let reply: &'static [u8] = match first_token(&line) {
-                    b"go" => b"bestmove 0000\n",
+                    b"go" if !super::search::is_perft(&line) => b"bestmove 0000\n",
                     b"isready" => b"readyok\n",
                     _ => continue,
                 };
@@ -74,7 +76,8 @@ impl Session {
         mut out: Vec<Action>,
         line: Bytes,
     ) -> Vec<Action> {
-        self.restart.held.clear();
+        let held = std::mem::take(&mut self.restart.held);
+        self.dropped_inputs(held.back());
         self.restart.held_bytes = 0;
         self.quitting = true;
         self.forget_owed(&mut out, None);
@@ -106,6 +109,9 @@ impl Session {
                 out
             };
             if token == b"uciok" {
+                if relay {
+                    self.answer_remaining_uciok(&mut out, now);
+                }
                 self.restart.gui_awaits_uciok = false;
                 self.restart.uci_deadline = None;
                 self.send_replay(&mut out, now);

@@ -316,6 +316,7 @@ impl Session {
             } else {
                 self.owed.engine_gone(false);
                 self.release(&mut out, now);
+                self.answer_held_lines(&mut out);
             }
             out.push(Action::Finish(if self.quitting || exit.killed {
                 0
