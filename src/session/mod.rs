@@ -24,6 +24,11 @@
 //! relayed untouched after reading its first token). Every other line is relayed byte for byte,
 //! except an engine line cut short by the end of its output (`engine_end.rs`: logged only).
 //! The session never reads the clock: the shell passes the time a line was read.
+//!
+//! Order (`owed.rs`): every reply the GUI asked for (`uciok`, `readyok`, `bestmove`) is an entry
+//! of one queue, and fenguard's own replies and notices wait there behind what the engine
+//! still owes. Lines that depend on the engine's options wait for its `uciok` (`pending.rs`).
+//! A variant fenguard has no rules for makes the session transparent (`variant.rs`).
 
 use std::time::{Duration, Instant};
 
@@ -39,6 +44,7 @@ mod hang;
 mod intercept;
 mod option_blame;
 pub mod options;
+mod overlong;
 mod owed;
 mod pending;
 pub mod position;
@@ -280,41 +286,6 @@ impl Session {
         out
     }
 
-    /// A piece of a GUI line longer than the line cap; `first` marks its first piece. Such a
-    /// line is relayed unchanged, piece by piece, and never interpreted, except a `position`
-    /// line: it is rejected (`line-too-long`) and dropped.
-    pub fn on_gui_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        if !first && self.dropping_gui_line {
-            self.dropping_gui_line = !chunk.ends_with(b"\n");
-            return Vec::new();
-        }
-        if self.restart.phase != restart::Phase::Running {
-            return self.hold_gui_piece(chunk, first);
-        }
-        if !self.pending.is_empty() {
-            self.pending.push_back(restart::Held::Piece(chunk, first));
-            return Vec::new();
-        }
-        // Its rest is dropped if the engine goes away before the line's end (see
-        // `on_engine_exit_at`): the new engine would read it as a line of its own.
-        self.restart.gui_piece_open = !chunk.ends_with(b"\n");
-        if first {
-            self.dropping_gui_line = first_token(&chunk) == b"position";
-            if self.dropping_gui_line {
-                let at = self.owed.entries.len();
-                let mut out = Vec::new();
-                self.transcribe(&mut out, Direction::FromGui, &chunk);
-                out.extend(self.reject_overlong_position(&chunk));
-                self.dropping_gui_line = !chunk.ends_with(b"\n");
-                self.queue_own_writes(&mut out, at);
-                self.release(&mut out, None);
-                self.gui_stream.hold_own_writes(&mut out);
-                return out;
-            }
-        }
-        self.overlong(Direction::FromGui, chunk, first)
-    }
-
     /// The GUI's input ended: forward the end of input and start the quit grace.
     pub fn on_gui_eof(&mut self) -> Vec<Action> {
         if self.restart.phase == restart::Phase::Waiting {
@@ -403,39 +374,10 @@ impl Session {
         out
     }
 
-    /// A piece of an engine line longer than the line cap: relayed unchanged.
-    pub fn on_engine_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        let mut out = self.overlong(Direction::FromEngine, chunk, first);
-        self.gui_stream.after_engine_writes(&mut out);
-        out
-    }
-
     /// The engine process ended (no time known: every restart counts against the limit); see
     /// [`Session::on_engine_exit_at`].
     pub fn on_engine_exit(&mut self, exit: EngineExit) -> Vec<Action> {
         self.on_engine_exit_at(exit, None)
-    }
-
-    /// Relays a piece of an over-long line read `from` one side to the other, uninterpreted.
-    fn overlong(&self, from: Direction, chunk: Bytes, first: bool) -> Vec<Action> {
-        let mut out = Vec::new();
-        let side = if from == Direction::FromGui {
-            "GUI"
-        } else {
-            "engine"
-        };
-        if first {
-            let message =
-                format!("{side} line over the length cap: relayed unchanged, not interpreted");
-            out.push(Action::Log(Level::WARN, message));
-        }
-        self.transcribe(&mut out, from, &chunk);
-        if from == Direction::FromGui {
-            self.forward_to_engine(&mut out, chunk);
-        } else {
-            self.forward_to_gui(&mut out, chunk);
-        }
-        out
     }
 
     fn forward_to_engine(&self, out: &mut Vec<Action>, line: Bytes) {
