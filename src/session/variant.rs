@@ -121,6 +121,8 @@ impl Session {
                 fix: None,
             });
         }
+        // Replayed after a restart like a checked position (the engine must search the GUI's).
+        self.restart.note_position(&line, true);
         self.forward_to_engine(out, line);
         self.current = None;
         self.rejected = false;

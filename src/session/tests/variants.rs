@@ -137,3 +137,26 @@ fn on_bad_position_is_announced_and_on_invalid_still_accepted() {
         crate::config::OnInvalid::Forward
     );
 }
+
+#[test]
+fn unchecked_position_is_restored_after_a_restart() {
+    let mut s = crazyhouse().with_restart(RestartPolicy {
+        enabled: true,
+        ..RestartPolicy::default()
+    });
+    gui(&mut s, ZH_START);
+    s.on_engine_exit(EngineExit {
+        code: Some(1),
+        ..EngineExit::default()
+    });
+    s.on_engine_start("e".to_owned(), Vec::new(), None);
+    let replay = engine(&mut s, "uciok");
+    assert_eq!(
+        to_engine(&replay),
+        [
+            "setoption name UCI_Variant value crazyhouse\n".to_owned(),
+            format!("{ZH_START}\n"),
+            "isready\n".to_owned()
+        ]
+    );
+}
