@@ -169,7 +169,8 @@ fn go_perft_is_forwarded_and_owes_no_bestmove() {
     assert_eq!(to_engine(&perft), ["go perft 2\n"]);
     engine_all(&mut s, &["a2a3: 20", "Nodes searched: 400"]);
     // A later `stop` does not wait for a bestmove from the perft: no deadline, no kill.
-    gui(&mut s, "stop");
+    let now = std::time::Instant::now();
+    s.on_gui_line_at(bytes::Bytes::from_static(b"stop\n"), now);
     assert_eq!(s.next_deadline(), None);
 }
 
