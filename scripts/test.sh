@@ -36,3 +36,16 @@ elif [ "${CI:-}" = true ]; then
 else
     echo "stockfish not installed: not running scripts/client_games.py, scripts/soak.py" >&2
 fi
+# Unmodelled variants (issue 9): python-chess plays each chess.variant variant (and chess)
+# through fenguard against Fairy-Stockfish, 1 game each, fixed seed, 300 nodes a move; every
+# game ends, no bestmove 0000, no rejection; prints `N passed, M failed`.
+FAIRY=/usr/games/fairy-stockfish
+if [ -x "$FAIRY" ]; then
+    python3 scripts/variant_games.py --fenguard target/debug/fenguard --engine "$FAIRY" \
+        --seed 20261201 --games 1 --nodes 300
+elif [ "${CI:-}" = true ]; then
+    echo "Fairy-Stockfish is missing under CI: install it (apt-get install -y fairy-stockfish)" >&2
+    exit 1
+else
+    echo "fairy-stockfish not installed: not running scripts/variant_games.py" >&2
+fi

@@ -239,6 +239,7 @@ fn record(seq: u64, moves: &str, rejected: bool) -> Record {
             chess960: false,
             final_fen: (!rejected).then(|| "x".into()),
             sent: (!rejected).then_some(raw),
+            variant: None,
         })),
     }
 }

@@ -67,6 +67,7 @@ fn position(seq: u64, moves: &[String], fen: &str, spaces: &str, rejected: bool)
             chess960: false,
             final_fen: (!rejected).then(|| fen.to_owned()),
             sent: (!rejected).then_some(sent),
+            variant: None,
         })),
     }
 }
@@ -81,6 +82,7 @@ fn search(seq: u64, position_seq: u64) -> Record {
             ponder: None,
             elapsed_ms: Some(12),
             diagnostics: Vec::new(),
+            variant: None,
         }),
     }
 }

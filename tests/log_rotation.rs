@@ -33,6 +33,7 @@ fn position(seq: u64, plies: usize) -> Record {
             chess960: false,
             final_fen: Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into()),
             sent: Some(format!("position startpos moves {list}")),
+            variant: None,
         })),
     }
 }

@@ -15,7 +15,7 @@ fn uci_announces_fenguards_options_before_uciok() {
     let mut gui = Gui::fake("opt-announce", "", &[]);
     let lines = gui.handshake();
     for option in [
-        "option name fenguard OnInvalid type combo default repair var repair var reject var forward",
+        "option name fenguard OnBadPosition type combo default repair var repair var reject var forward",
         "option name fenguard Castling type combo default auto var auto var xfen var shredder",
         "option name fenguard EnPassant type combo default legal var legal var xfen var fen",
         "option name fenguard Chess960 type combo default gui var gui var detect",
@@ -37,7 +37,7 @@ fn uci_announces_fenguards_options_before_uciok() {
 #[test]
 fn setoption_fenguard_is_not_forwarded() {
     let mut gui = Gui::fake_ready("opt-not-forwarded", "");
-    gui.send("setoption name fenguard OnInvalid value reject");
+    gui.send("setoption name fenguard OnBadPosition value reject");
     gui.send("setoption name fenguard ReportToGui value false");
     gui.send("setoption name Hash value 32");
     gui.sync();
@@ -52,7 +52,7 @@ fn setoption_fenguard_is_not_forwarded() {
 #[test]
 fn setoption_fenguard_on_invalid_reject_rejects_a_repairable_position() {
     let mut gui = Gui::fake_ready("opt-reject", "");
-    gui.send("setoption name fenguard OnInvalid value reject");
+    gui.send("setoption name fenguard OnBadPosition value reject");
     let (lines, record) = gui.position(R03);
     assert!(
         !starting_with(&lines, &rejected("castling-without-rook")).is_empty(),

@@ -37,15 +37,20 @@ const GUI_LINES: &[&str] = &[
     "go ponder wtime 100 btime 100",
     "go depth 2 searchmoves e1g1 e1c1 e2e4",
     "go searchmoves e1h1 b1a1 f1h1",
+    "go perft 2",
     "stop",
     "ponderhit",
     "setoption name UCI_Chess960 value true",
     "setoption name UCI_Chess960 value false",
-    "setoption name fenguard OnInvalid value reject",
-    "setoption name fenguard OnInvalid value forward",
+    "setoption name fenguard OnBadPosition value reject",
+    "setoption name fenguard OnBadPosition value forward",
     "setoption name fenguard Chess960 value detect",
     "setoption name fenguard ReportToGui value false",
     "setoption name fenguard Bogus value 1",
+    "setoption name fenguard OnInvalid value reject",
+    "setoption name UCI_Variant value crazyhouse",
+    "setoption name UCI_Variant value chess",
+    "setoption name UCI_CapaRandom value true",
     "quit",
 ];
 
@@ -65,6 +70,8 @@ const ENGINE_LINES: &[&str] = &[
     "bestmove e2e4 ponder e7e5",
     "bestmove 0000",
     "bestmove (none)",
+    "bestmove P@e4",
+    "Nodes searched: 20",
 ];
 
 fn line_text() -> impl Strategy<Value = Vec<u8>> {
@@ -210,4 +217,37 @@ fn ten_thousand_moves_are_all_checked_and_sent() {
         })
         .collect();
     assert_eq!(sent, vec![Bytes::from(expected)]);
+}
+
+#[path = "invariants/order.rs"]
+mod order;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    /// Random interleavings of GUI commands, engine replies, crashes and restarts: the GUI
+    /// gets every reply it is owed, once, in the order it asked (`tests/invariants/order.rs`).
+    #[test]
+    fn gui_receives_every_owed_reply_once_in_the_order_asked(
+        events in proptest::collection::vec(any::<u8>(), 0..48),
+    ) {
+        order::OrderDriver::run(&events);
+    }
+}
+
+/// Every input of the `session_order` fuzz corpus keeps the order property.
+#[test]
+fn session_order_corpus_keeps_the_reply_order() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/session_order");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).expect("corpus directory") {
+        let data = std::fs::read(entry.expect("corpus entry").path()).expect("corpus file");
+        order::OrderDriver::run(&data);
+        count += 1;
+    }
+    assert!(
+        count >= 3,
+        "only {count} corpus inputs in {}",
+        dir.display()
+    );
 }

@@ -139,7 +139,7 @@ fn uci_handshake_passes_through_with_fenguard_options_before_uciok() {
         b"id name FakeEngine\nid author fenguard tests\n\
           option name Hash type spin default 16 min 1 max 1024\n\
           option name UCI_Chess960 type check default false\n\
-          option name fenguard OnInvalid type combo default repair var repair var reject var forward\n\
+          option name fenguard OnBadPosition type combo default repair var repair var reject var forward\n\
           option name fenguard Castling type combo default auto var auto var xfen var shredder\n\
           option name fenguard EnPassant type combo default legal var legal var xfen var fen\n\
           option name fenguard Chess960 type combo default gui var gui var detect\n\

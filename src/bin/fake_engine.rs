@@ -7,6 +7,7 @@
 //! | `uci` | `id name FakeEngine`, `id author fenguard tests`, two `option` lines, `uciok` |
 //! | `isready` | `readyok` |
 //! | `go ...` | `bestmove e2e4` (or `$FAKE_ENGINE_BESTMOVE`); after `go infinite` or `go ponder` only at `stop` / `ponderhit` |
+//! | `go perft N` | as Stockfish: `a2a3: 1`, a blank line, `Nodes searched: N`; no `bestmove` |
 //! | `setoption name N value V` | `info string option N = V` |
 //! | `ignore WORD` | from now on, lines starting with WORD get no answer (e.g. `isready`: a hung engine) |
 //! | `echo REST` | REST exactly as received, terminator included (any bytes) |
@@ -141,6 +142,10 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
                 }
             }
             let words: Vec<&str> = rest.split_whitespace().collect();
+            if let Some(i) = words.iter().position(|w| *w == "perft") {
+                let nodes = words.get(i + 1).copied().unwrap_or("0");
+                return write!(out, "a2a3: 1\n\nNodes searched: {nodes}\n\n");
+            }
             state.waiting = words.contains(&"infinite") || words.contains(&"ponder");
             if state.waiting {
                 return Ok(());

@@ -158,6 +158,8 @@ codes! {
     BadCheckCounters => "bad-check-counters",
     /// A rule of the variant the position breaks (racing kings in check, antichess castling).
     VariantRule => "variant-rule",
+    /// A `UCI_Variant` fenguard has no rules for: positions and moves pass unchecked (note).
+    VariantNotChecked => "variant-not-checked",
 }
 
 impl fmt::Display for Code {

@@ -37,6 +37,10 @@ fn reject_reasons(diags: &[DiagnosticRecord], mode: OnInvalid) -> Vec<&Diagnosti
 impl Session {
     /// A GUI `position` line: checked, then forwarded (canonical or as given) or rejected.
     pub(super) fn on_position(&mut self, out: &mut Vec<Action>, line: Bytes) {
+        if !self.rules.checked() {
+            self.on_unchecked_position(out, line);
+            return;
+        }
         let outcome = position::process(&line, &self.settings.positions, &self.c960);
         if outcome.enable_chess960 {
             self.enable_chess960(out, &outcome);
@@ -91,7 +95,7 @@ impl Session {
         let record = &outcome.record;
         let diags = &record.diagnostics;
         let (label, level, shown): (&str, Level, Vec<&DiagnosticRecord>) = match record.verdict {
-            Verdict::Valid => ("", Level::INFO, Vec::new()),
+            Verdict::Valid | Verdict::Unchecked => ("", Level::INFO, Vec::new()),
             Verdict::Repaired => (
                 "repaired position",
                 Level::INFO,
@@ -140,6 +144,9 @@ impl Session {
                 return;
             }
             Ok(None) => {}
+        }
+        if let Some(rules) = super::variant::selected_by(&opt, &self.rules) {
+            self.select_rules(out, rules);
         }
         let mut sent = line.clone();
         if opt.name_is("UCI_Chess960") {
@@ -202,6 +209,7 @@ impl Session {
                 chess960: self.c960.engine_on(),
                 final_fen: None,
                 sent: None,
+                variant: None,
             };
             let action = self.record(Event::Position(Box::new(record)));
             self.position_seq = Some(self.seq);

@@ -24,10 +24,13 @@
 //! relayed untouched after reading its first token). Every other line is relayed byte for byte,
 //! except an engine line cut short by the end of its output (`engine_end.rs`: logged only).
 //! The session never reads the clock: the shell passes the time a line was read.
+//!
+//! Order (`owed.rs`): every reply the GUI asked for (`uciok`, `readyok`, `bestmove`) is an entry
+//! of one queue, and fenguard's own replies and notices wait there behind what the engine
+//! still owes. Lines that depend on the engine's options wait for its `uciok` (`pending.rs`).
+//! A variant fenguard has no rules for makes the session transparent (`variant.rs`).
 
 use std::time::{Duration, Instant};
-
-use std::collections::VecDeque;
 
 use bytes::Bytes;
 use shakmaty::Chess;
@@ -42,6 +45,9 @@ mod hang;
 mod intercept;
 mod option_blame;
 pub mod options;
+mod overlong;
+mod owed;
+mod pending;
 pub mod position;
 mod record;
 mod replay;
@@ -49,6 +55,7 @@ pub mod restart;
 mod search;
 #[cfg(test)]
 mod tests;
+pub mod variant;
 
 pub use chess960::Chess960State;
 pub use guard::Guard;
@@ -58,6 +65,7 @@ pub use record::{
     DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
 };
 pub use restart::RestartPolicy;
+pub use variant::Rules;
 
 /// Which way a transcript line went (SPEC section 8's tags).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,11 +150,16 @@ pub struct Session {
     position_seq: Option<u64>,
     /// The last `position` was rejected: `go` is answered `bestmove 0000`.
     rejected: bool,
-    /// The searches the GUI started whose `bestmove` it has not received yet, oldest first:
-    /// the engine's (answered by its `bestmove`, in order) and fenguard's own (`bestmove 0000`
-    /// after a rejected position; a `go infinite` / `go ponder` waits for `stop` /
-    /// `ponderhit`), each answered in its turn.
-    searches: VecDeque<search::Search>,
+    /// The replies the GUI is owed, in the order it asked (`owed.rs`): `uciok`, `readyok`,
+    /// the searches (the engine's, answered by its `bestmove`, and fenguard's own `bestmove
+    /// 0000`) and fenguard's own lines about a command, each released in its turn.
+    owed: owed::Owed,
+    /// GUI lines waiting for the engine's `uciok` (`pending.rs`).
+    pending: std::collections::VecDeque<restart::Held>,
+    /// The game rules in force (`variant.rs`).
+    rules: variant::Rules,
+    /// The `variant-not-checked` note was recorded for the current unchecked variant.
+    variant_noted: bool,
     /// Whole lines to the GUI: own lines wait while an engine line is half relayed.
     gui_stream: gui_stream::GuiStream,
     /// What a restart needs, and where the engine is in its life.
@@ -176,7 +189,10 @@ impl Session {
             current: None,
             position_seq: None,
             rejected: false,
-            searches: VecDeque::new(),
+            owed: owed::Owed::default(),
+            pending: std::collections::VecDeque::new(),
+            rules: variant::Rules::Chess,
+            variant_noted: false,
             gui_stream: gui_stream::GuiStream::default(),
             restart: restart::Restart::new(RestartPolicy::default()),
             dropping_gui_line: false,
@@ -187,6 +203,11 @@ impl Session {
     /// The current settings (changed by `setoption name fenguard ...`).
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The game rules in force (chess, or a variant passed through unchecked).
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
 
     /// The current Chess960 state.
@@ -220,11 +241,17 @@ impl Session {
         if self.restart.phase != restart::Phase::Running {
             return self.hold_gui_line(line, now);
         }
+        if self.waits_for_uciok(&line) {
+            self.pending.push_back(restart::Held::Line(line, now));
+            return Vec::new();
+        }
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
+        let at = self.owed.entries.len();
         self.transcribe(&mut out, Direction::FromGui, &line);
         self.restart.suspects.on_gui_line(first_token(&line));
         match first_token(&line) {
             b"quit" => {
+                self.drop_pending();
                 self.forward_to_engine(&mut out, line);
                 if !self.quitting {
                     self.quitting = true;
@@ -242,11 +269,15 @@ impl Session {
             }
             b"isready" => {
                 self.restart.on_isready(now);
+                self.owed
+                    .entries
+                    .push_back(owed::Entry::Readyok { own: false });
                 self.forward_to_engine(&mut out, line);
             }
             b"uci" => {
                 self.c960.on_uci();
                 self.restart.on_uci(now);
+                self.owed.entries.push_back(owed::Entry::Uciok);
                 self.forward_to_engine(&mut out, line);
             }
             b"ucinewgame" => {
@@ -256,34 +287,10 @@ impl Session {
             }
             _ => self.forward_to_engine(&mut out, line),
         }
+        self.queue_own_writes(&mut out, at);
+        self.release(&mut out, now);
         self.gui_stream.hold_own_writes(&mut out);
         out
-    }
-
-    /// A piece of a GUI line longer than the line cap; `first` marks its first piece. Such a
-    /// line is relayed unchanged, piece by piece, and never interpreted, except a `position`
-    /// line: it is rejected (`line-too-long`) and dropped.
-    pub fn on_gui_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        if !first && self.dropping_gui_line {
-            self.dropping_gui_line = !chunk.ends_with(b"\n");
-            return Vec::new();
-        }
-        if self.restart.phase != restart::Phase::Running {
-            return self.hold_gui_piece(chunk, first);
-        }
-        // Its rest is dropped if the engine goes away before the line's end (see
-        // `on_engine_exit_at`): the new engine would read it as a line of its own.
-        self.restart.gui_piece_open = !chunk.ends_with(b"\n");
-        if first {
-            self.dropping_gui_line = first_token(&chunk) == b"position";
-            if self.dropping_gui_line {
-                let mut out = self.reject_overlong_position(&chunk);
-                self.dropping_gui_line = !chunk.ends_with(b"\n");
-                self.gui_stream.hold_own_writes(&mut out);
-                return out;
-            }
-        }
-        self.overlong(Direction::FromGui, chunk, first)
     }
 
     /// The GUI's input ended: forward the end of input and start the quit grace.
@@ -291,6 +298,7 @@ impl Session {
         if self.restart.phase == restart::Phase::Waiting {
             return self.quit_while_restarting(Vec::new(), Bytes::new());
         }
+        self.drop_pending();
         let mut out = vec![
             Action::Log(
                 Level::INFO,
@@ -338,7 +346,9 @@ impl Session {
         if self.restart.gui_awaits_uciok {
             self.restart.shown.note(&line);
         }
-        match first_token(&line) {
+        let word = first_token(&line);
+        let uciok = word == b"uciok";
+        match word {
             b"info" if self.c960.notations_differ() => self.on_info(&mut out, line),
             b"bestmove" => self.on_bestmove(&mut out, line, now),
             b"option" => {
@@ -350,6 +360,7 @@ impl Session {
                 self.restart.on_readyok(now);
                 self.restart.suspects.on_readyok();
                 self.forward_to_gui(&mut out, line);
+                self.owed.answered(owed::Answer::Readyok);
             }
             b"uciok" => {
                 self.restart.on_uciok(now);
@@ -357,17 +368,17 @@ impl Session {
                     self.forward_to_gui(&mut out, Bytes::from(option));
                 }
                 self.forward_to_gui(&mut out, line);
+                self.owed.answered(owed::Answer::Uciok);
+                // The GUI sent `uci` more than once: it waits for the next one.
+                self.restart.gui_awaits_uciok = self.uciok_owed();
             }
             _ => self.forward_to_gui(&mut out, line),
         }
+        self.release(&mut out, now);
         self.gui_stream.after_engine_writes(&mut out);
-        out
-    }
-
-    /// A piece of an engine line longer than the line cap: relayed unchanged.
-    pub fn on_engine_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        let mut out = self.overlong(Direction::FromEngine, chunk, first);
-        self.gui_stream.after_engine_writes(&mut out);
+        if uciok {
+            self.release_pending(&mut out);
+        }
         out
     }
 
@@ -375,28 +386,6 @@ impl Session {
     /// [`Session::on_engine_exit_at`].
     pub fn on_engine_exit(&mut self, exit: EngineExit) -> Vec<Action> {
         self.on_engine_exit_at(exit, None)
-    }
-
-    /// Relays a piece of an over-long line read `from` one side to the other, uninterpreted.
-    fn overlong(&self, from: Direction, chunk: Bytes, first: bool) -> Vec<Action> {
-        let mut out = Vec::new();
-        let side = if from == Direction::FromGui {
-            "GUI"
-        } else {
-            "engine"
-        };
-        if first {
-            let message =
-                format!("{side} line over the length cap: relayed unchanged, not interpreted");
-            out.push(Action::Log(Level::WARN, message));
-        }
-        self.transcribe(&mut out, from, &chunk);
-        if from == Direction::FromGui {
-            self.forward_to_engine(&mut out, chunk);
-        } else {
-            self.forward_to_gui(&mut out, chunk);
-        }
-        out
     }
 
     fn forward_to_engine(&self, out: &mut Vec<Action>, line: Bytes) {

@@ -3,7 +3,7 @@
 //! <v>`, which fenguard applies and never forwards.
 //!
 //! ```text
-//! option name fenguard OnInvalid type combo default repair var repair var reject var forward
+//! option name fenguard OnBadPosition type combo default repair var repair var reject var forward
 //! option name fenguard Castling type combo default auto var auto var xfen var shredder
 //! option name fenguard EnPassant type combo default legal var legal var xfen var fen
 //! option name fenguard Chess960 type combo default gui var gui var detect
@@ -13,6 +13,9 @@
 //! ```
 //!
 //! Names and values compare ASCII case-insensitively; defaults come from the configuration.
+//! `OnInvalid`, the first name of `OnBadPosition`, is still accepted in `setoption` but never
+//! announced: no handshake line may hold the words `error`, `illegal` or `invalid` (pychess's
+//! engine probe refuses an engine that prints one; SPEC 6).
 
 use crate::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid, PositionsConfig};
 use crate::uci::{SetOption, parse_check_value, tokens};
@@ -37,7 +40,7 @@ impl Default for Settings {
 
 /// The option names after `fenguard `, in announcement order.
 const NAMES: [&str; 7] = [
-    "OnInvalid",
+    "OnBadPosition",
     "Castling",
     "EnPassant",
     "Chess960",
@@ -130,6 +133,7 @@ impl Settings {
         }
         let rest: Vec<&[u8]> = toks.map(|t| t.text).collect();
         let name = match rest.as_slice() {
+            [old] if old.eq_ignore_ascii_case(b"OnInvalid") => Some(NAMES[0]),
             [one] => NAMES
                 .iter()
                 .find(|n| n.as_bytes().eq_ignore_ascii_case(one))
@@ -153,7 +157,7 @@ impl Settings {
         };
         let p = &mut self.positions;
         match name {
-            "OnInvalid" => {
+            "OnBadPosition" => {
                 p.on_invalid =
                     config_word(&value).ok_or_else(|| bad("repair, reject or forward"))?;
             }

@@ -161,6 +161,7 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
             chess960: c960.engine_on(),
             final_fen: None,
             sent: None,
+            variant: None,
         },
         sent: None,
         searched: None,

@@ -62,6 +62,8 @@ pub enum Verdict {
     Rejected,
     /// `on_invalid = "forward"`: the GUI's line was sent unchanged despite errors.
     ForwardedInvalid,
+    /// A variant fenguard has no rules for (`variant-not-checked`): sent unchanged, unread.
+    Unchecked,
 }
 
 /// A diagnostic in a record: the shape of `fenguard check --format json` (SPEC section 4).
@@ -114,7 +116,7 @@ impl Serialize for Moves {
 pub struct PositionRecord {
     /// The GUI's line without its terminator, lossy UTF-8.
     pub raw: String,
-    /// `valid`, `repaired`, `rejected` or `forwarded-invalid`.
+    /// `valid`, `repaired`, `rejected`, `forwarded-invalid` or `unchecked`.
     pub verdict: Verdict,
     /// FEN, move and session diagnostics, spans into `raw`.
     pub diagnostics: Vec<DiagnosticRecord>,
@@ -133,6 +135,9 @@ pub struct PositionRecord {
     pub final_fen: Option<String>,
     /// The line sent to the engine without its terminator, or null.
     pub sent: Option<String>,
+    /// The `UCI_Variant` in force when it is not `chess` (absent for chess).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
 }
 
 /// The fields of a `kind: "search"` record (SPEC section 8).
@@ -150,6 +155,9 @@ pub struct SearchRecord {
     pub elapsed_ms: Option<u64>,
     /// `illegal-bestmove` diagnostics (spans into the `bestmove` line).
     pub diagnostics: Vec<DiagnosticRecord>,
+    /// The `UCI_Variant` in force when it is not `chess` (absent for chess).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
 }
 
 /// Why the engine ended, as seen by the session.

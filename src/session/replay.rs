@@ -7,6 +7,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use tracing::Level;
 
+use super::owed::Entry;
 use super::restart::{Held, Phase};
 use super::{Action, Direction, Session, first_token};
 
@@ -16,10 +17,17 @@ impl Session {
     /// handled at once, the rest held until the engine is back.
     pub(super) fn hold_gui_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
         let mut out = Vec::new();
+        let uci_held = self
+            .restart
+            .held
+            .iter()
+            .any(|h| matches!(h, Held::Line(l, _) if first_token(l) == b"uci"));
         match first_token(&line) {
-            b"isready" => {
+            // Not while a held `uci` waits: its `uciok` comes first.
+            b"isready" if !uci_held => {
                 self.transcribe(&mut out, Direction::FromGui, &line);
-                self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
+                self.owed.entries.push_back(Entry::Readyok { own: true });
+                self.release(&mut out, now);
             }
             b"quit" => {
                 self.transcribe(&mut out, Direction::FromGui, &line);
@@ -39,10 +47,12 @@ impl Session {
     /// GUI waits for an answer (`bestmove 0000` for each `go`, `readyok` for each `isready`),
     /// so no GUI waits forever, then dropped.
     pub(super) fn answer_held_lines(&mut self, out: &mut Vec<Action>) {
-        for held in std::mem::take(&mut self.restart.held) {
+        let held = std::mem::take(&mut self.restart.held);
+        self.dropped_inputs(held.back());
+        for held in held {
             if let Held::Line(line, _) = held {
                 let reply: &'static [u8] = match first_token(&line) {
-                    b"go" => b"bestmove 0000\n",
+                    b"go" if !super::search::is_perft(&line) => b"bestmove 0000\n",
                     b"isready" => b"readyok\n",
                     _ => continue,
                 };
@@ -66,9 +76,11 @@ impl Session {
         mut out: Vec<Action>,
         line: Bytes,
     ) -> Vec<Action> {
-        self.restart.held.clear();
+        let held = std::mem::take(&mut self.restart.held);
+        self.dropped_inputs(held.back());
         self.restart.held_bytes = 0;
         self.quitting = true;
+        self.forget_owed(&mut out, None);
         if self.restart.phase == Phase::Waiting {
             out.push(Action::Log(
                 Level::INFO,
@@ -97,6 +109,9 @@ impl Session {
                 out
             };
             if token == b"uciok" {
+                if relay {
+                    self.answer_remaining_uciok(&mut out, now);
+                }
                 self.restart.gui_awaits_uciok = false;
                 self.restart.uci_deadline = None;
                 self.send_replay(&mut out, now);

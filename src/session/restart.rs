@@ -304,11 +304,19 @@ impl Session {
         self.restart.stop_deadline = None;
         self.restart.last_backlog = None;
         self.restart.overdue_since = None;
+        self.pending_to_restart();
+        self.restart.pings = 0;
         if !failed {
-            // The engine is gone: what it still owed is answered by fenguard.
-            self.answer_lost_searches(&mut out, now);
-            for _ in 0..std::mem::take(&mut self.restart.pings) {
-                self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
+            // The engine is gone: what it still owed is answered by fenguard (as an engine
+            // that quits mid-search writes its `bestmove`; a GUI that only closed its output
+            // still reads), unless fenguard had to kill it after the GUI's `quit`: a bare
+            // engine that ignores `quit` answers nothing either.
+            if self.quitting && exit.killed {
+                self.forget_owed(&mut out, now);
+            } else {
+                self.owed.engine_gone(false);
+                self.release(&mut out, now);
+                self.answer_held_lines(&mut out);
             }
             out.push(Action::Finish(if self.quitting || exit.killed {
                 0
@@ -324,10 +332,10 @@ impl Session {
         };
         self.say(&mut out, &format!("engine exited ({status})"));
         self.blame_option(&mut out);
-        self.answer_lost_searches(&mut out, now);
-        for _ in 0..std::mem::take(&mut self.restart.pings) {
-            self.forward_to_gui(&mut out, Bytes::from_static(b"readyok\n"));
-        }
+        // What the engine owed is fenguard's to answer, in order; a `uciok` the GUI waits for
+        // comes from the new engine's handshake (or is dropped when there is none).
+        self.owed.engine_gone(true);
+        self.release(&mut out, now);
         self.schedule_restart(&mut out, now);
         out
     }
@@ -340,8 +348,7 @@ impl Session {
                 Level::ERROR,
                 "fenguard exits (engine.restart = false)".to_owned(),
             ));
-            self.answer_held_lines(out);
-            out.push(Action::Finish(EXIT_ENGINE_DIED));
+            self.give_up(out, now);
             return;
         }
         let recent = &mut self.restart.recent;
@@ -355,8 +362,7 @@ impl Session {
                 format!("{text} ({} restarts in the last minute)", recent.len()),
             ));
             self.say(out, text);
-            self.answer_held_lines(out);
-            out.push(Action::Finish(EXIT_ENGINE_DIED));
+            self.give_up(out, now);
             return;
         }
         let exponent = u32::try_from(recent.len()).unwrap_or(u32::MAX).min(5);
@@ -378,5 +384,14 @@ impl Session {
             ),
         ));
         out.push(Action::RestartEngine { after });
+    }
+
+    /// No new engine: everything owed and every held GUI line is answered as far as a GUI
+    /// waits for an answer, in order, then fenguard finishes.
+    fn give_up(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+        self.owed.engine_gone(false);
+        self.release(out, now);
+        self.answer_held_lines(out);
+        out.push(Action::Finish(EXIT_ENGINE_DIED));
     }
 }

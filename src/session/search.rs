@@ -11,6 +11,7 @@ use bytes::Bytes;
 use shakmaty::Chess;
 use tracing::Level;
 
+use super::owed::{Answer, Entry};
 use super::position::{lossy, move_diag, split_terminator};
 use super::record::{Event, SearchRecord};
 use super::{Action, Session, first_token};
@@ -32,7 +33,7 @@ pub(super) struct Search {
     /// The searched position, when fenguard knows it.
     root: Option<Chess>,
     /// How fenguard answers it itself (`bestmove 0000`), or `None` when the engine searches.
-    own: Option<OwnAnswer>,
+    pub(super) own: Option<OwnAnswer>,
     /// A `stop` was forwarded while the engine owed this search: its `bestmove` is due within
     /// the ping timeout (re-armed when an earlier search's `bestmove` clears the deadline).
     stopped: bool,
@@ -44,7 +45,25 @@ pub(super) struct OwnAnswer {
     /// The terminator of the GUI's line that asked for it (`\n` or `\r\n`).
     crlf: bool,
     /// `go infinite` / `go ponder`: waits for the GUI's `stop` / `ponderhit`.
-    held: bool,
+    pub(super) held: bool,
+}
+
+impl Search {
+    /// The engine that owed this search is gone: fenguard answers it (`bestmove 0000`).
+    pub(super) fn answer_as_lost(&mut self) {
+        if self.own.is_none() {
+            self.own = Some(OwnAnswer {
+                crlf: false,
+                held: false,
+            });
+        }
+    }
+}
+
+/// Whether a `go` line asks for Stockfish's `perft` (node counts, never a `bestmove`): not a
+/// search.
+pub(super) fn is_perft(body: &[u8]) -> bool {
+    tokens(body).skip(1).any(|t| t.text == b"perft")
 }
 
 fn elapsed_ms(started: Option<Instant>, now: Option<Instant>) -> Option<u64> {
@@ -55,9 +74,14 @@ fn elapsed_ms(started: Option<Instant>, now: Option<Instant>) -> Option<u64> {
 impl Session {
     /// `go`: answered `bestmove 0000` after a rejected position (when the GUI sends `stop`
     /// or `ponderhit` for `go infinite` / `go ponder`), else forwarded with `searchmoves`
-    /// checked and translated. A `go infinite` still held is answered first.
+    /// checked and translated. A `go infinite` still held is answered first. `go perft` is
+    /// not a search (see [`Session::on_go_perft`]).
     pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
         let (body, term) = split_terminator(&line);
+        if is_perft(body) {
+            self.on_go_perft(out, line);
+            return;
+        }
         // When fenguard answers this `go` itself: `go infinite` / `go ponder` at the GUI's
         // `stop` / `ponderhit`, as an engine would (UCI: no `bestmove` before them).
         let own = OwnAnswer {
@@ -66,12 +90,11 @@ impl Session {
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
         // (the next `stop` belongs to the new search).
-        for search in self.searches.iter_mut() {
+        for search in self.owed.searches_mut() {
             if let Some(own) = &mut search.own {
                 own.held = false;
             }
         }
-        self.answer_own(out, now);
         let mut search = Search {
             position_seq: self.position_seq,
             go: lossy(body),
@@ -88,8 +111,7 @@ impl Session {
             ));
             search.root = None;
             search.own = Some(own);
-            self.searches.push_back(search);
-            self.answer_own(out, now);
+            self.owed.entries.push_back(Entry::Search(search));
             return;
         }
         let mut sent = line.clone();
@@ -100,14 +122,28 @@ impl Session {
                 Some(checked) => sent = checked,
                 None => {
                     search.own = Some(own);
-                    self.searches.push_back(search);
-                    self.answer_own(out, now);
+                    self.owed.entries.push_back(Entry::Search(search));
                     return;
                 }
             }
         }
-        self.searches.push_back(search);
+        self.owed.entries.push_back(Entry::Search(search));
         self.forward_to_engine(out, sent);
+    }
+
+    /// `go perft N` (Stockfish, Fairy-Stockfish): node counts and `Nodes searched: N`, never a
+    /// `bestmove`, so not a search: forwarded unchanged and owed nothing. After a rejected
+    /// position it is not sent (the engine would count the moves of a position the GUI did
+    /// not ask for); the GUI gets an `info string` saying so, and no `bestmove` (the engine
+    /// would not write one either).
+    fn on_go_perft(&mut self, out: &mut Vec<Action>, line: Bytes) {
+        if self.rejected {
+            let text = "go perft after a rejected position: not sent to the engine";
+            out.push(Action::Log(Level::INFO, text.to_owned()));
+            self.say(out, text);
+            return;
+        }
+        self.forward_to_engine(out, line);
     }
 
     /// The `go` line with its `searchmoves` checked in `root` and translated into the engine's
@@ -159,20 +195,17 @@ impl Session {
     /// forwarded), else forwards the line.
     pub(super) fn on_stop(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
         let held = self
-            .searches
-            .iter_mut()
+            .owed
+            .searches_mut()
             .filter_map(|s| s.own.as_mut())
             .find(|own| own.held);
         match held {
-            Some(own) => {
-                own.held = false;
-                self.answer_own(out, now);
-            }
+            Some(own) => own.held = false,
             None => {
                 // After `stop`, the engine owes its `bestmove` at once: time it like `readyok`.
                 if first_token(&line) == b"stop" {
                     let mut owed = false;
-                    for s in self.searches.iter_mut().filter(|s| s.own.is_none()) {
+                    for s in self.owed.searches_mut().filter(|s| s.own.is_none()) {
                         s.stopped = true;
                         owed = true;
                     }
@@ -185,41 +218,27 @@ impl Session {
         }
     }
 
-    /// Answers, in order, the searches at the front of the queue that fenguard answers itself
-    /// and that are not held: a `bestmove 0000` never overtakes a `bestmove` the engine still
-    /// owes for an earlier `go`.
-    fn answer_own(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
-        while let Some(Search { own: Some(own), .. }) = self.searches.front() {
-            if own.held {
-                break;
-            }
-            let reply: &'static [u8] = if own.crlf {
-                b"bestmove 0000\r\n"
-            } else {
-                b"bestmove 0000\n"
-            };
-            let search = self.searches.pop_front().expect("front exists");
-            self.forward_to_gui(out, Bytes::from_static(reply));
-            self.record_search(out, search, Some("0000".to_owned()), None, now, Vec::new());
-        }
-    }
-
-    /// The engine is gone: every search it still owed a `bestmove` for is answered
-    /// `bestmove 0000` (in order, with fenguard's own answers queued behind them).
-    pub(super) fn answer_lost_searches(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
-        for search in self.searches.iter_mut().filter(|s| s.own.is_none()) {
-            search.own = Some(OwnAnswer {
-                crlf: false,
-                held: false,
-            });
-        }
-        self.answer_own(out, now);
+    /// Writes fenguard's own `bestmove 0000` for `search` and closes its record.
+    pub(super) fn answer_own_search(
+        &mut self,
+        out: &mut Vec<Action>,
+        search: Search,
+        now: Option<Instant>,
+    ) {
+        let crlf = search.own.as_ref().is_some_and(|o| o.crlf);
+        let reply: &'static [u8] = if crlf {
+            b"bestmove 0000\r\n"
+        } else {
+            b"bestmove 0000\n"
+        };
+        self.forward_to_gui(out, Bytes::from_static(reply));
+        self.record_search(out, search, Some("0000".to_owned()), None, now, Vec::new());
     }
 
     /// The position the engine's moves start from: the oldest search the engine owes a
     /// `bestmove` for, else the last position sent.
     fn root(&self) -> Option<&Chess> {
-        match self.searches.iter().find(|s| s.own.is_none()) {
+        match self.owed.searches().find(|s| s.own.is_none()) {
             Some(search) => search.root.as_ref(),
             None => self.current.as_ref(),
         }
@@ -275,20 +294,18 @@ impl Session {
             _ => None,
         };
         self.forward_to_gui(out, relay);
-        if let Some(i) = self.searches.iter().position(|s| s.own.is_none()) {
-            let search = self.searches.remove(i).expect("index from position");
+        if let Some(Entry::Search(search)) = self.owed.answered(Answer::Bestmove) {
             self.record_search(out, search, best, ponder, now, diags);
         }
         self.restart.on_bestmove();
         // A later search already stopped (stop, go, stop before the first bestmove): its
         // bestmove is due from now.
-        if self.searches.iter().any(|s| s.own.is_none() && s.stopped) {
+        if self.owed.searches().any(|s| s.own.is_none() && s.stopped) {
             self.restart.on_stop(now);
         }
-        self.answer_own(out, now);
     }
 
-    fn record_search(
+    pub(super) fn record_search(
         &mut self,
         out: &mut Vec<Action>,
         search: Search,
@@ -307,6 +324,7 @@ impl Session {
             ponder,
             elapsed_ms: elapsed_ms(search.started, now),
             diagnostics,
+            variant: self.rules.record_name(),
         });
         out.push(self.record(event));
     }

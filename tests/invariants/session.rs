@@ -10,13 +10,22 @@
 //! engine; lines fenguard does not intercept are relayed byte for byte (an engine line cut
 //! short at the end of its output is not relayed at all); after a rejected
 //! `position`, `go` is answered `bestmove 0000` to the GUI and nothing reaches the engine.
+//!
+//! Reply order (issue 9): the model keeps the session's rule, one queue of owed replies
+//! (`uciok`, `readyok`, searches) in the GUI's order. fenguard's own `bestmove 0000` is written
+//! exactly when every reply owed before it is answered (the engine's `bestmove` / `readyok` /
+//! `uciok` takes the first owed one of its kind; an engine exit answers all); `go perft` owes
+//! nothing. After the GUI's `uci`, until the engine's `uciok`, a `position` or `setoption` and
+//! every GUI input after it wait: nothing is written for them until the `uciok`, whose
+//! actions then hold theirs, in order, each starting with its `gui>` transcript entry (the
+//! driver runs with the transcript on to see where each begins).
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use fenguard::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid};
-use fenguard::session::{Action, EngineExit, Session, Settings, first_token};
+use fenguard::session::{Action, Direction, EngineExit, Rules, Session, Settings, first_token};
 use fenguard::uci::{parse_setoption, tokens};
 
 /// One input event.
@@ -82,34 +91,59 @@ pub fn settings_from(a: u8, b: u8) -> Settings {
 const OWN_INFO: &[u8] = b"info string fenguard: ";
 const NULL_MOVE: &[u8] = b"bestmove 0000";
 
+/// A GUI input as the shell hands it to the session: a line, or a piece of an over-long line
+/// (`first`: its first piece; `last`: the piece that ends it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Call {
+    Line(Vec<u8>),
+    Piece {
+        bytes: Vec<u8>,
+        first: bool,
+        last: bool,
+    },
+}
+
 /// The session and a model of what the GUI and the engine have seen.
 pub struct Driver {
     /// The session under test.
     pub session: Session,
     now: Instant,
-    /// An over-long GUI line is open (its next piece continues it).
+    /// The GUI's input framing: an over-long GUI line is open (its next piece continues it).
     gui_overlong: bool,
-    /// The open over-long GUI line is a `position` line: rejected, never sent (issue 5).
+    /// The over-long GUI line being handled is a `position` line: rejected, never sent.
     gui_overlong_dropped: bool,
-    /// The engine exited while the open over-long GUI line was being forwarded: its rest is
-    /// dropped (it would reach a restarted engine as a stray line).
+    /// The engine exited while the over-long GUI line being handled was forwarded: its rest
+    /// is dropped (it would reach a restarted engine as a stray line).
     gui_overlong_cut: bool,
+    /// The session has handled the first piece of an over-long GUI line but not its last.
+    gui_piece_open: bool,
     /// An over-long engine line is open.
     engine_overlong: bool,
     /// The GUI's input stream ends in the middle of a line.
     gui_mid_line: bool,
     /// The last `position` was rejected (nothing was sent to the engine for it).
     rejected: bool,
-    /// The searches the GUI is owed a `bestmove` for, oldest first.
+    /// The GUI sent `uci` and the engine's `uciok` has not been read.
+    awaiting_uciok: bool,
+    /// GUI inputs waiting for the engine's `uciok`, in order.
+    pending: VecDeque<Call>,
+    /// The waiting inputs dropped last.
+    dropped: VecDeque<Call>,
+    /// The rules the session applied after the last GUI line (read from the session).
+    rules: Rules,
+    /// The replies the GUI is owed, oldest first.
     owed: VecDeque<Owed>,
     /// Every `Action` returned, in order.
     pub actions: Vec<Action>,
 }
 
-/// A search in the model: the engine's, or fenguard's own `bestmove 0000` (`held`: a `go
-/// infinite` / `go ponder` after a rejection, waiting for `stop` / `ponderhit`).
+/// A reply in the model: engine-owed (`Uciok`, `Ready`, `Engine`: a search) or fenguard's own
+/// `bestmove 0000` (`held`: a `go infinite` / `go ponder` after a rejection, waiting for `stop`
+/// / `ponderhit`; it holds nothing up).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Owed {
+    Uciok,
+    Ready,
     Engine,
     Own { held: bool },
 }
@@ -150,6 +184,10 @@ fn is_null_answer(line: &[u8]) -> bool {
         .is_some_and(|t| t == b"\n" || t == b"\r\n")
 }
 
+fn is_perft(line: &[u8]) -> bool {
+    tokens(line).skip(1).any(|t| t.text == b"perft")
+}
+
 /// A line fenguard wrote itself: valid UTF-8, no control characters but its terminator.
 fn assert_clean_own_line(line: &[u8]) {
     let text = std::str::from_utf8(line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
@@ -160,8 +198,14 @@ fn assert_clean_own_line(line: &[u8]) {
     );
 }
 
+/// Whether `action` starts the actions of a GUI input (its `gui>` transcript entry).
+fn starts_gui_input(action: &Action) -> bool {
+    matches!(action, Action::Transcript(Direction::FromGui, _))
+}
+
 impl Driver {
-    /// A driver around a new session with `settings`.
+    /// A driver around a new session with `settings`. Inputs that wait for `uciok` are only
+    /// told apart when `transcript` is on.
     pub fn new(settings: Settings, transcript: bool) -> Driver {
         Driver {
             session: Session::with_settings(transcript, settings),
@@ -169,22 +213,28 @@ impl Driver {
             gui_overlong: false,
             gui_overlong_dropped: false,
             gui_overlong_cut: false,
+            gui_piece_open: false,
             engine_overlong: false,
             gui_mid_line: false,
             rejected: false,
+            awaiting_uciok: false,
+            pending: VecDeque::new(),
+            dropped: VecDeque::new(),
+            rules: Rules::Chess,
             owed: VecDeque::new(),
             actions: Vec::new(),
         }
     }
 
     /// Runs a fuzz input: two settings bytes, then chunks separated by `\n`, each a line
-    /// (`\n` restored, except on the last chunk) whose first byte picks the event.
+    /// (`\n` restored, except on the last chunk) whose first byte picks the event. The
+    /// transcript is always on (see [`Driver::new`]).
     pub fn run(data: &[u8]) -> Driver {
         let (a, b, rest) = match data {
             [a, b, rest @ ..] => (*a, *b, rest),
             _ => (0, 0, &[][..]),
         };
-        let mut driver = Driver::new(settings_from(a, b), b & 8 != 0);
+        let mut driver = Driver::new(settings_from(a, b), true);
         let mut chunks = rest.split(|&c| c == b'\n').peekable();
         let mut line = Vec::new();
         while let Some(chunk) = chunks.next() {
@@ -205,98 +255,154 @@ impl Driver {
         driver
     }
 
+    /// Whether the session holds `call` until the engine's `uciok`.
+    fn waits(&self, call: &Call) -> bool {
+        let word = match call {
+            Call::Line(line) => first_token(line),
+            Call::Piece { bytes, first, .. } => {
+                if *first {
+                    first_token(bytes)
+                } else {
+                    b""
+                }
+            }
+        };
+        if matches!(call, Call::Line(_)) && word == b"quit" {
+            return false;
+        }
+        !self.pending.is_empty()
+            || (matches!(call, Call::Line(_))
+                && self.awaiting_uciok
+                && matches!(word, b"position" | b"setoption"))
+    }
+
+    fn call_session(&mut self, call: &Call) -> Vec<Action> {
+        match call {
+            Call::Line(line) => self
+                .session
+                .on_gui_line_at(Bytes::copy_from_slice(line), self.now),
+            Call::Piece { bytes, first, .. } => self
+                .session
+                .on_gui_overlong(Bytes::copy_from_slice(bytes), *first),
+        }
+    }
+
     /// Feeds one event and checks the invariants.
     pub fn step(&mut self, input: Input<'_>) {
         self.now += Duration::from_millis(1);
         let mid_before = self.gui_mid_line;
-        let out = match input {
+        let gui_call = match input {
             Input::Gui(line) if self.gui_overlong => {
                 self.gui_overlong = false;
-                let out = self
-                    .session
-                    .on_gui_overlong(Bytes::copy_from_slice(line), false);
-                let sent: &[&[u8]] = if self.gui_overlong_dropped || self.gui_overlong_cut {
-                    &[]
-                } else {
-                    &[line]
-                };
-                assert_eq!(to_engine(&out), sent);
-                out
+                Some(Call::Piece {
+                    bytes: line.to_vec(),
+                    first: false,
+                    last: true,
+                })
             }
             Input::Gui(line) => {
                 if line.is_empty() {
                     return; // the codec never yields an empty line
                 }
-                self.gui_line(line, mid_before)
-            }
-            Input::Engine(line) if self.engine_overlong => {
-                self.engine_overlong = false;
-                self.engine_piece(line, false)
-            }
-            Input::Engine(line) => {
-                if line.is_empty() {
-                    return;
-                }
-                self.engine_line(line, mid_before)
+                Some(Call::Line(line.to_vec()))
             }
             Input::GuiOverlong(piece) => {
                 if piece.is_empty() {
                     return;
                 }
                 let first = !std::mem::replace(&mut self.gui_overlong, true);
-                if first {
-                    self.gui_overlong_dropped = first_token(piece) == b"position";
-                    self.gui_overlong_cut = false;
-                }
-                let out = self
-                    .session
-                    .on_gui_overlong(Bytes::copy_from_slice(piece), first);
-                if self.gui_overlong_cut {
-                    assert!(to_engine(&out).is_empty(), "{out:?}");
-                } else if self.gui_overlong_dropped {
-                    // Rejected: nothing sent, and `go` is answered until a valid position.
-                    assert!(to_engine(&out).is_empty(), "{out:?}");
-                    self.rejected = true;
+                Some(Call::Piece {
+                    bytes: piece.to_vec(),
+                    first,
+                    last: false,
+                })
+            }
+            _ => None,
+        };
+        let out = match (input, gui_call) {
+            (_, Some(call)) => {
+                let out = self.call_session(&call);
+                if self.waits(&call) {
+                    assert!(out.is_empty(), "{call:?} waits for uciok: {out:?}");
+                    self.pending.push_back(call);
                 } else {
-                    assert_eq!(to_engine(&out), [piece]);
-                    assert!(to_gui(&out).is_empty());
+                    self.check_gui_call(&call, &out, mid_before);
                 }
                 out
             }
-            Input::EngineOverlong(piece) => {
+            (Input::Engine(line), _) if self.engine_overlong => {
+                self.engine_overlong = false;
+                self.engine_piece(line, false)
+            }
+            (Input::Engine(line), _) => {
+                if line.is_empty() {
+                    return;
+                }
+                self.engine_line(line, mid_before)
+            }
+            (Input::EngineOverlong(piece), _) => {
                 if piece.is_empty() {
                     return;
                 }
                 let first = !std::mem::replace(&mut self.engine_overlong, true);
                 self.engine_piece(piece, first)
             }
-            Input::GuiEof => {
+            (Input::GuiEof, _) => {
                 let out = self.session.on_gui_eof();
                 assert!(to_engine(&out).is_empty() && to_gui(&out).is_empty());
+                self.drop_pending();
                 out
             }
-            Input::EngineExit(code) => {
-                let exit = EngineExit {
-                    code: Some(i32::from(code)),
-                    ..EngineExit::default()
-                };
-                let out = self.session.on_engine_exit(exit);
-                self.gui_overlong_cut |= self.gui_overlong;
-                assert!(matches!(out.last(), Some(Action::Finish(_))), "{out:?}");
-                assert!(to_engine(&out).is_empty());
-                // Whatever the engine still owed is answered by fenguard now.
-                for o in self.owed.iter_mut() {
-                    if *o == Owed::Engine {
-                        *o = Owed::Own { held: false };
-                    }
-                }
-                self.release();
-                out
-            }
+            (Input::EngineExit(code), _) => self.engine_exit(code),
+            (Input::Gui(_) | Input::GuiOverlong(_), None) => unreachable!("a GUI call"),
         };
         let from_engine = matches!(input, Input::Engine(_) | Input::EngineOverlong(_));
         self.check_gui_stream(&out, from_engine);
         self.actions.extend(out);
+    }
+
+    fn engine_exit(&mut self, code: u8) -> Vec<Action> {
+        let exit = EngineExit {
+            code: Some(i32::from(code)),
+            ..EngineExit::default()
+        };
+        let out = self.session.on_engine_exit(exit);
+        if self.gui_piece_open {
+            self.gui_overlong_cut = true;
+            self.gui_piece_open = false;
+        }
+        assert!(matches!(out.last(), Some(Action::Finish(_))), "{out:?}");
+        assert!(to_engine(&out).is_empty());
+        // Whatever the engine still owed is answered by fenguard now, in order; the inputs
+        // waiting for `uciok` are answered as far as the GUI waits (`go`, `isready`), dropped.
+        self.owed.retain(|o| *o != Owed::Uciok);
+        for o in self.owed.iter_mut() {
+            if matches!(o, Owed::Engine | Owed::Ready) {
+                *o = Owed::Own { held: false };
+            }
+        }
+        let mut released = self.release();
+        self.drop_pending();
+        for call in std::mem::take(&mut self.dropped) {
+            if let Call::Line(line) = call
+                && ((first_token(&line) == b"go" && !is_perft(&line))
+                    || first_token(&line) == b"isready")
+            {
+                released += 1;
+            }
+        }
+        // Writes held back behind a broken engine line come first (flushed at the exit), then
+        // the exit's own answers, after its log line.
+        let logged = out
+            .iter()
+            .position(|a| matches!(a, Action::Log(..)))
+            .unwrap_or(0);
+        let answers = to_gui(&out[logged..])
+            .iter()
+            .filter(|l| is_null_answer(l) || &l[..] == b"readyok\n")
+            .count();
+        assert_eq!(answers, released, "{out:?}");
+        out
     }
 
     /// Nothing reaches the GUI in the middle of a line except the rest of that engine line,
@@ -333,62 +439,177 @@ impl Driver {
         let out = self
             .session
             .on_engine_line_at(Bytes::copy_from_slice(line), self.now);
-        assert!(
-            to_engine(&out).is_empty(),
-            "engine line answered to the engine"
-        );
-        let gui = to_gui(&out);
         // A line without its end is the engine's output cut short: logged, never relayed
         // nor read (what the engine owed is answered at its exit).
         if line.last() != Some(&b'\n') {
-            assert!(gui.is_empty(), "engine fragment relayed: {gui:?}");
+            assert!(
+                to_engine(&out).is_empty(),
+                "engine line answered to the engine"
+            );
+            assert!(to_gui(&out).is_empty(), "engine fragment relayed: {out:?}");
             return out;
         }
+        let word = first_token(line);
+        // The engine's own actions end where the first released GUI input's begin.
+        let own_end = if word == b"uciok" {
+            out.iter().position(starts_gui_input).unwrap_or(out.len())
+        } else {
+            out.len()
+        };
+        let (mine, released_inputs) = out.split_at(own_end);
+        assert!(
+            to_engine(mine).is_empty(),
+            "engine line answered to the engine"
+        );
+        let gui = to_gui(mine);
         assert_lines_end(&gui, terminator(line));
+        let answer = match word {
+            b"bestmove" => Some(Owed::Engine),
+            b"readyok" => Some(Owed::Ready),
+            b"uciok" => Some(Owed::Uciok),
+            _ => None,
+        };
         let mut released = 0;
-        if first_token(line) == b"bestmove" {
-            if let Some(i) = self.owed.iter().position(|o| *o == Owed::Engine) {
+        if let Some(kind) = answer {
+            if let Some(i) = self.owed.iter().position(|o| *o == kind) {
                 self.owed.remove(i);
             }
             released = self.release();
         }
-        let nulls = gui.iter().filter(|l| is_null_answer(l)).count();
-        if !mid_before {
-            assert!(nulls >= released, "{gui:?}");
-        }
+        let rewritable = differ && (word == b"info" || word == b"bestmove");
         let relay = if mid_before {
-            gui.first()
+            gui.first().copied()
         } else {
-            gui.len().checked_sub(1 + released).and_then(|i| gui.get(i))
+            gui.iter()
+                .find(|l| &l[..] == line)
+                .or_else(|| {
+                    gui.iter()
+                        .find(|l| rewritable && first_token(l) == word && !l.starts_with(OWN_INFO))
+                })
+                .copied()
         };
         let relay = relay.expect("an engine line is relayed");
-        let word = first_token(line);
-        if differ && (word == b"info" || word == b"bestmove") {
+        if rewritable {
             assert_eq!(tokens(relay).count(), tokens(line).count());
             assert_eq!(terminator(relay), terminator(line));
-        } else {
+        } else if !mid_before {
             assert_eq!(&relay[..], line);
+        }
+        if !mid_before {
+            let nulls = gui.iter().filter(|l| is_null_answer(l)).count();
+            let relayed_null = usize::from(is_null_answer(relay));
+            assert_eq!(nulls - relayed_null, released, "{gui:?}");
+        }
+        if word == b"uciok" {
+            self.awaiting_uciok = false;
+            self.check_released_inputs(released_inputs);
+        } else {
+            assert!(
+                !released_inputs.iter().any(starts_gui_input),
+                "{released_inputs:?}"
+            );
         }
         out
     }
 
-    /// Pops the own searches at the front that are not held: the `bestmove 0000` lines the
-    /// session must send now, in order, behind any `bestmove` the engine still owes.
+    /// The actions of the inputs that waited for `uciok`: each input's begin with its `gui>`
+    /// transcript entry (one that must wait again, after a released `uci`, writes nothing).
+    fn check_released_inputs(&mut self, mut rest: &[Action]) {
+        for call in std::mem::take(&mut self.pending) {
+            if self.waits(&call) {
+                self.pending.push_back(call);
+                continue;
+            }
+            let silent = matches!(call, Call::Piece { first: false, .. })
+                && (self.gui_overlong_dropped || self.gui_overlong_cut);
+            if silent {
+                self.check_gui_call(&call, &[], false);
+                continue;
+            }
+            assert!(
+                rest.first().is_some_and(starts_gui_input),
+                "released {call:?} does not start with its transcript: {rest:?}"
+            );
+            let end = rest[1..]
+                .iter()
+                .position(starts_gui_input)
+                .map_or(rest.len(), |i| i + 1);
+            let (segment, after) = rest.split_at(end);
+            self.check_gui_call(&call, segment, false);
+            rest = after;
+        }
+        assert!(rest.is_empty(), "actions of no released input: {rest:?}");
+    }
+
+    /// The waiting inputs are dropped (kept in `dropped` for the caller): the rest of an
+    /// over-long line they leave open is dropped too.
+    fn drop_pending(&mut self) {
+        if let Some(Call::Piece { bytes, .. }) = self.pending.back()
+            && !bytes.ends_with(b"\n")
+        {
+            self.gui_overlong_cut = true;
+        }
+        self.dropped = std::mem::take(&mut self.pending);
+    }
+
+    /// Pops the own searches that are due: every one before the first reply the engine still
+    /// owes (held ones are passed over). Gives how many `bestmove 0000` lines that makes.
     fn release(&mut self) -> usize {
         let mut n = 0;
-        while self.owed.front() == Some(&Owed::Own { held: false }) {
-            self.owed.pop_front();
-            n += 1;
+        let mut i = 0;
+        while i < self.owed.len() {
+            match self.owed[i] {
+                Owed::Uciok | Owed::Ready | Owed::Engine => break,
+                Owed::Own { held: true } => i += 1,
+                Owed::Own { held: false } => {
+                    self.owed.remove(i);
+                    n += 1;
+                }
+            }
         }
         n
     }
 
-    fn gui_line(&mut self, line: &[u8], mid_before: bool) -> Vec<Action> {
+    /// Whether the engine still owes a reply asked before now.
+    fn engine_owes(&self) -> bool {
+        self.owed
+            .iter()
+            .any(|o| matches!(o, Owed::Uciok | Owed::Ready | Owed::Engine))
+    }
+
+    fn check_gui_call(&mut self, call: &Call, out: &[Action], mid_before: bool) {
+        match call {
+            Call::Line(line) => self.gui_line(line, out, mid_before),
+            Call::Piece { bytes, first, last } => self.gui_piece(bytes, *first, *last, out),
+        }
+    }
+
+    fn gui_piece(&mut self, piece: &[u8], first: bool, last: bool, out: &[Action]) {
+        if first {
+            self.gui_overlong_dropped = first_token(piece) == b"position";
+            self.gui_overlong_cut = false;
+        }
+        self.gui_piece_open = !last;
+        if self.gui_overlong_cut {
+            assert!(to_engine(out).is_empty(), "{out:?}");
+        } else if self.gui_overlong_dropped {
+            // Rejected: nothing sent, and `go` is answered until a valid position.
+            assert!(to_engine(out).is_empty(), "{out:?}");
+            self.rejected = true;
+        } else {
+            assert_eq!(to_engine(out), [piece]);
+            assert!(to_gui(out).is_empty());
+        }
+    }
+
+    fn gui_line(&mut self, line: &[u8], out: &[Action], mid_before: bool) {
         let settings = self.session.settings().clone();
-        let out = self
-            .session
-            .on_gui_line_at(Bytes::copy_from_slice(line), self.now);
-        let (engine, gui) = (to_engine(&out), to_gui(&out));
+        // A variant newly selected (or chess again) starts without a rejected position.
+        if self.session.rules() != &self.rules {
+            self.rules = self.session.rules().clone();
+            self.rejected = false;
+        }
+        let (engine, gui) = (to_engine(out), to_gui(out));
         let term = terminator(line);
         assert_lines_end(&engine, term);
         assert_lines_end(&gui, term);
@@ -401,9 +622,20 @@ impl Driver {
                 if p.on_invalid == OnInvalid::Forward {
                     assert!(!self.rejected, "forward mode rejected {line:?}");
                 }
-                if self.rejected && p.report_to_gui && !mid_before {
+                // The rejection notice waits for the replies the engine still owes.
+                if self.rejected && p.report_to_gui && !mid_before && !self.engine_owes() {
                     let told = b"info string fenguard: rejected position: ";
                     assert!(gui.iter().any(|l| l.starts_with(told)), "{gui:?}");
+                }
+                assert_eq!(nulls, 0);
+            }
+            b"go" if is_perft(line) => {
+                // Not a search: forwarded unchanged, or not sent after a rejected position;
+                // never answered with a `bestmove`.
+                if self.rejected {
+                    assert!(engine.is_empty());
+                } else {
+                    assert!(unchanged, "{line:?} became {engine:?}");
                 }
                 assert_eq!(nulls, 0);
             }
@@ -414,7 +646,6 @@ impl Driver {
                         *held = false;
                     }
                 }
-                let mut released = self.release();
                 let waits = tokens(line).any(|t| t.text == b"infinite" || t.text == b"ponder");
                 if self.rejected {
                     assert!(
@@ -431,7 +662,7 @@ impl Driver {
                     assert!(tokens(engine[0]).count() <= tokens(line).count());
                     self.owed.push_back(Owed::Engine);
                 }
-                released += self.release();
+                let released = self.release();
                 if !mid_before {
                     assert_eq!(nulls, released, "{gui:?}");
                 }
@@ -470,13 +701,24 @@ impl Driver {
                 } else {
                     assert!(unchanged, "{line:?} became {engine:?}");
                 }
+                assert_eq!(nulls, 0);
             }
-            _ => {
+            word => {
                 assert!(unchanged, "{line:?} became {engine:?}");
                 assert!(gui.is_empty());
+                match word {
+                    b"uci" => {
+                        self.awaiting_uciok = true;
+                        self.owed.push_back(Owed::Uciok);
+                    }
+                    b"isready" => self.owed.push_back(Owed::Ready),
+                    b"quit" => {
+                        self.drop_pending();
+                    }
+                    _ => {}
+                }
             }
         }
-        out
     }
 }
 

@@ -7,11 +7,13 @@ mod handshake;
 mod hostile;
 mod option_blame;
 mod options;
+mod order;
 mod position;
 mod reports;
 mod restart;
 mod search;
 mod stalls;
+mod variants;
 
 use bytes::Bytes;
 

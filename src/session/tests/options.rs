@@ -4,7 +4,7 @@ use super::*;
 use crate::config::{Chess960Mode, OnInvalid};
 
 const ANNOUNCED: [&str; 7] = [
-    "option name fenguard OnInvalid type combo default repair var repair var reject var forward\n",
+    "option name fenguard OnBadPosition type combo default repair var repair var reject var forward\n",
     "option name fenguard Castling type combo default auto var auto var xfen var shredder\n",
     "option name fenguard EnPassant type combo default legal var legal var xfen var fen\n",
     "option name fenguard Chess960 type combo default gui var gui var detect\n",
@@ -84,7 +84,7 @@ fn other_options_are_forwarded() {
 #[test]
 fn reject_option_changes_the_verdict() {
     let mut s = Session::new(false);
-    gui(&mut s, "setoption name fenguard OnInvalid value reject");
+    gui(&mut s, "setoption name fenguard OnBadPosition value reject");
     let actions = gui(&mut s, "position fen 4k3/8/8/8/8/8/8/4K2R w KQ - 0 1");
     assert!(to_engine(&actions).is_empty());
 }

@@ -43,6 +43,7 @@ fn valid_position_record_has_every_field() {
             chess960: false,
             final_fen: Some("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1".to_owned()),
             sent: Some("position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 moves e2e4".to_owned()),
+            variant: None,
         }
     );
 }

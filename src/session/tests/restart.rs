@@ -149,7 +149,7 @@ fn restarted_engine_gets_uci_then_options_newgame_position_and_isready() {
     engine(&mut s, "uciok");
     gui(&mut s, "setoption name Hash value 16");
     gui(&mut s, "setoption name Threads value 2");
-    gui(&mut s, "setoption name fenguard OnInvalid value repair");
+    gui(&mut s, "setoption name fenguard OnBadPosition value repair");
     gui(&mut s, "setoption name hash value 32");
     gui(&mut s, "ucinewgame");
     gui(&mut s, "position startpos moves e2e4");
@@ -299,7 +299,7 @@ fn gui_waiting_for_uciok_gets_the_restarted_engines_handshake() {
     let uciok = to_gui(&engine(&mut s, "uciok"));
     assert_eq!(uciok.last().map(String::as_str), Some("uciok\n"));
     assert!(
-        uciok[0].starts_with("option name fenguard OnInvalid"),
+        uciok[0].starts_with("option name fenguard OnBadPosition"),
         "{uciok:?}"
     );
 }

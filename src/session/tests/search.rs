@@ -67,6 +67,7 @@ fn search_record_measures_elapsed_time_from_the_shell_timestamps() {
             ponder: Some("e7e5".to_owned()),
             elapsed_ms: Some(1234),
             diagnostics: vec![],
+            variant: None,
         }]
     );
 }
@@ -175,9 +176,14 @@ fn own_null_bestmove_waits_for_the_bestmove_the_engine_still_owes() {
     let go = gui(&mut s, "go depth 1");
     assert!(!to_gui(&go).contains(&"bestmove 0000\n".to_owned()));
     let best = engine(&mut s, "bestmove d2d4 ponder d7d5");
+    // The rejection's `info string` waits its turn too.
     assert_eq!(
         to_gui(&best),
-        vec!["bestmove d2d4 ponder d7d5\n", "bestmove 0000\n"]
+        vec![
+            "bestmove d2d4 ponder d7d5\n",
+            "info string fenguard: rejected position: missing-king: there is no white king; expected exactly one\n",
+            "bestmove 0000\n"
+        ]
     );
     let records = search_records(&best);
     assert_eq!(records[0].go, "go infinite");
@@ -286,6 +292,7 @@ fn own_answer_queued_behind_a_search_lost_in_a_fragment_follows_its_bestmove_000
         [
             "info string fenguard: engine exited (status 0)\n",
             "bestmove 0000\n",
+            "info string fenguard: rejected position: missing-king: there is no white king; expected exactly one\n",
             "bestmove 0000\n"
         ]
     );

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Variant games through fenguard against Fairy-Stockfish, driven by python-chess (issue 9).
+
+python-chess 1.11.2 (`chess.engine.SimpleEngine.popen_uci([fenguard, '--', fairy-stockfish])`)
+plays each `chess.variant` variant fenguard does not model yet (crazyhouse, atomic,
+kingofthehill, 3check, horde, racingkings, antichess) and plain chess: it sets `UCI_Variant`
+from the board (python-chess manages that option itself, from the engine's `option name
+UCI_Variant type combo ... var ...` line), sends `position fen <variant FEN> moves ...` and
+`go nodes N`. The first plies of each game are random legal moves (seeded), the rest engine
+moves, until the game ends by the variant's rules (or `--max-plies`, then adjudicated).
+
+Checks, per game:
+- every game reaches its end (or the ply cap) without an exception;
+- every `bestmove` is legal on python-chess's variant board; no `bestmove 0000` (python-chess
+  raises on a null move in a position with legal moves);
+- no `info string fenguard: rejected` line, and in `<log dir>/positions.jsonl` no position
+  record with verdict `rejected`; a variant game's records carry `"variant": "<name>"` and the
+  `variant-not-checked` note appears once per variant selected.
+
+Variants the engine does not list in its `UCI_Variant` option are skipped with a `SKIP` line
+(Debian's Fairy-Stockfish 11.1 has no `atomic`). python-chess may log "invalid ponder move" or
+"exception parsing pv" for the engine's own output in some variants: the engine's lines are
+relayed unchanged (the same happens without fenguard), so those do not fail a game.
+
+Exit status 0 when every game passed, 1 otherwise; the last line is `N passed, M failed`.
+
+    scripts/variant_games.py --fenguard target/debug/fenguard --engine /usr/games/fairy-stockfish
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+
+import chess
+import chess.engine
+import chess.variant
+
+VARIANTS = [
+    chess.Board,
+    chess.variant.CrazyhouseBoard,
+    chess.variant.AtomicBoard,
+    chess.variant.KingOfTheHillBoard,
+    chess.variant.ThreeCheckBoard,
+    chess.variant.HordeBoard,
+    chess.variant.RacingKingsBoard,
+    chess.variant.AntichessBoard,
+]
+
+
+def play_game(engine, board_class, args, rng):
+    """Plays one game; returns a list of errors (empty when it passed)."""
+    board = board_class()
+    errors = []
+    for ply in range(args.max_plies):
+        if board.is_game_over():
+            return errors
+        if ply < args.random_plies:
+            board.push(rng.choice(list(board.legal_moves)))
+            continue
+        try:
+            result = engine.play(board, chess.engine.Limit(nodes=args.nodes),
+                                 info=chess.engine.INFO_ALL)
+        except chess.engine.EngineError as err:
+            errors.append(f"ply {ply}: engine error: {err}")
+            return errors
+        text = result.info.get("string", "")
+        if "fenguard: rejected" in text:
+            errors.append(f"ply {ply}: {text}")
+        if result.move is None:
+            errors.append(f"ply {ply}: no bestmove in {board.fen()}")
+            return errors
+        if result.move not in board.legal_moves:
+            errors.append(f"ply {ply}: illegal bestmove {result.move} in {board.fen()}")
+            return errors
+        board.push(result.move)
+    return errors
+
+
+def check_log(log_dir, variants_played):
+    """The positions log: no rejection; variant records named; one note per variant set."""
+    errors = []
+    path = os.path.join(log_dir, "positions.jsonl")
+    notes = {}
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            record = json.loads(line)
+            if record.get("kind") != "position":
+                continue
+            if record["verdict"] == "rejected":
+                errors.append(f"rejected: {record['raw']}")
+            variant = record.get("variant")
+            for d in record["diagnostics"]:
+                if d["code"] == "variant-not-checked":
+                    notes[variant] = notes.get(variant, 0) + 1
+    for name in variants_played:
+        if name != "chess" and notes.get(name, 0) < 1:
+            errors.append(f"no variant-not-checked note for {name}")
+    return errors
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fenguard", default="target/debug/fenguard")
+    parser.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    parser.add_argument("--games", type=int, default=2, help="games per variant")
+    parser.add_argument("--nodes", type=int, default=500)
+    parser.add_argument("--random-plies", type=int, default=4)
+    parser.add_argument("--max-plies", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=20261201)
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="fenguard-variants-") as log_dir:
+        command = [args.fenguard, "--log-dir", log_dir, "--", args.engine]
+        engine = chess.engine.SimpleEngine.popen_uci(command)
+        played = []
+        offered = engine.options["UCI_Variant"].var if "UCI_Variant" in engine.options else []
+        try:
+            for board_class in VARIANTS:
+                name = board_class.uci_variant
+                if name != "chess" and name not in offered:
+                    # Debian's Fairy-Stockfish 11.1 has no atomic: nothing to play it against.
+                    print(f"SKIP {name}: the engine does not offer UCI_Variant {name}")
+                    continue
+                played.append(name)
+                for game in range(args.games):
+                    errors = play_game(engine, board_class, args, rng)
+                    if errors:
+                        failed += 1
+                        print(f"FAIL {name} game {game + 1}: " + "; ".join(errors))
+                    else:
+                        passed += 1
+        finally:
+            engine.quit()
+        log_errors = check_log(log_dir, played)
+        for error in log_errors:
+            print(f"FAIL log: {error}")
+        failed += len(log_errors)
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
