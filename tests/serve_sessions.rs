@@ -59,12 +59,24 @@ fn two_clients_at_once_get_separate_engines_options_and_positions() {
     b.send("quit\n");
     a.rest();
     b.rest();
-    let logs: Vec<String> = std::fs::read_dir(dir.join("logs"))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("positions-"))
-        .map(|e| std::fs::read_to_string(e.path()).unwrap())
-        .collect();
+    // A session's positions log is written by its own writer thread, which finishes after the
+    // client has gone: wait (bounded) until both sessions have written their engine-exit record.
+    let read_logs = || -> Vec<String> {
+        std::fs::read_dir(dir.join("logs"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("positions-"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .collect()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut logs = read_logs();
+    while std::time::Instant::now() < deadline
+        && !(logs.len() == 2 && logs.iter().all(|l| l.contains("\"engine-exit\"")))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        logs = read_logs();
+    }
     assert_eq!(logs.len(), 2, "one positions log a session");
     let with = |mv: &str| {
         let moves = format!("\"moves_in\":[\"{mv}\"]");

@@ -273,8 +273,9 @@ mod tests {
                     Level::INFO,
                     "Threads clamped to 4 (server limit; asked 64)".to_owned()
                 ),
-                to_gui("info string fenguard: Threads clamped to 4 (server limit; asked 64)"),
                 Action::ToEngine(b(b"setoption name Threads value 4\n")),
+                // fenguard's own line goes out after what the command sent (the owed queue).
+                to_gui("info string fenguard: Threads clamped to 4 (server limit; asked 64)"),
             ]
         );
     }
