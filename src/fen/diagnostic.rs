@@ -150,6 +150,11 @@ codes! {
     EngineLacksChess960 => "engine-lacks-chess960",
     /// The engine's `bestmove` or `ponder` is illegal.
     IllegalBestmove => "illegal-bestmove",
+    /// The X-FEN seed's `s` (symmetric) or `m` (modern) castling prefix: no engine or GUI
+    /// implements it.
+    UnsupportedCastlingPrefix => "unsupported-castling-prefix",
+    /// A 10x8 FEN while the variant is chess (names the likely variant).
+    NeedsVariant => "needs-variant",
 }
 
 impl fmt::Display for Code {

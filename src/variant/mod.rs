@@ -15,6 +15,8 @@
 //! assert_eq!(Variant::ThreeCheck.uci_name(), "3check");
 //! ```
 
+pub mod board10;
+
 /// A variant by its Fairy-Stockfish `UCI_Variant` name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum Variant {
