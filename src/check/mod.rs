@@ -2,6 +2,7 @@
 //! arguments, `--file F`, or standard input (`-`), streaming through buffers.
 
 mod output;
+mod variant;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -40,6 +41,9 @@ pub struct CheckArgs {
     /// Standard-chess castling rules: a right only Chess960 allows is an error.
     #[arg(long)]
     pub standard: bool,
+    /// `--variant NAME` and its debug outputs.
+    #[command(flatten)]
+    pub variant: crate::cli::VariantArgs,
 }
 
 /// `--castling` values.
@@ -97,6 +101,9 @@ impl From<&CheckArgs> for Settings {
 /// Runs `fenguard check`; exit status 0 all valid (or repaired, with `--repair`), 1 some
 /// invalid, 2 usage or I/O error.
 pub fn run(args: CheckArgs) -> ExitCode {
+    if let Some(status) = variant::run(&args) {
+        return status;
+    }
     let settings = Settings::from(&args);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
@@ -116,7 +123,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
 fn check_all(
     args: &CheckArgs,
-    checker: &mut output::Checker,
+    checker: &mut impl variant::Lines,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let read_stdin = args.fens.is_empty() && args.file.is_none();
@@ -155,7 +162,7 @@ fn check_all(
 /// one line and waits gets its answer, while a file is still written in large blocks.
 fn check_lines<R: io::Read>(
     mut input: BufReader<R>,
-    checker: &mut output::Checker,
+    checker: &mut impl variant::Lines,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let mut line = Vec::with_capacity(256);
