@@ -208,7 +208,10 @@ fn write_human(input: &[u8], d: &Diagnostic, out: &mut impl Write) -> io::Result
         let start = span.start.min(input.len());
         let end = span.end.clamp(start, input.len());
         let column = String::from_utf8_lossy(&input[..start]).chars().count();
-        let width = String::from_utf8_lossy(&input[start..end]).chars().count().max(1);
+        let width = String::from_utf8_lossy(&input[start..end])
+            .chars()
+            .count()
+            .max(1);
         writeln!(out, "   | {shown}")?;
         writeln!(out, "   | {}{}", " ".repeat(column), "^".repeat(width))?;
     }

@@ -160,14 +160,20 @@ fn build(
                     diags.push(error(
                         Code::TooManyKings,
                         at(sq),
-                        format!("{} {color} kings; expected exactly one (another on {sq})", found.len()),
+                        format!(
+                            "{} {color} kings; expected exactly one (another on {sq})",
+                            found.len()
+                        ),
                     ));
                 }
             }
         }
         let mine = Square10::all().filter(|s| squares[s.index()].is_some_and(|p| p.color == color));
         let (pieces, pawns) = mine.fold((0, 0), |(n, p), s| {
-            (n + 1, p + usize::from(squares[s.index()].is_some_and(|p| p.role == Role10::Pawn)))
+            (
+                n + 1,
+                p + usize::from(squares[s.index()].is_some_and(|p| p.role == Role10::Pawn)),
+            )
         });
         if pieces > 20 || pawns > 10 {
             diags.push(error(
@@ -178,7 +184,8 @@ fn build(
         }
     }
     for sq in Square10::all() {
-        if matches!(sq.rank(), 0 | 7) && squares[sq.index()].is_some_and(|p| p.role == Role10::Pawn) {
+        if matches!(sq.rank(), 0 | 7) && squares[sq.index()].is_some_and(|p| p.role == Role10::Pawn)
+        {
             diags.push(error(
                 Code::PawnOnBackRank,
                 at(sq),
@@ -227,7 +234,9 @@ fn build(
             Code::HalfmoveWithEp,
             Severity::Warning,
             Some(span),
-            format!("halfmove clock {h} with an en passant square; a double pawn push resets it to 0"),
+            format!(
+                "halfmove clock {h} with an en passant square; a double pawn push resets it to 0"
+            ),
         ));
     }
     if let (Some(h), Some(span)) = (parsed.halfmove, parsed.spans[4].clone())
@@ -269,13 +278,18 @@ fn check_ep(
             error(
                 Code::EpSquareWrongRank,
                 span,
-                format!("en passant square {sq} with {turn} to move; expected a square on rank {}", want + 1),
+                format!(
+                    "en passant square {sq} with {turn} to move; expected a square on rank {}",
+                    want + 1
+                ),
             )
             .with_fix(drop),
         );
         return None;
     }
-    let pushed = sq.offset(0, -forward(turn)).expect("rank 3 or 6 has a neighbour");
+    let pushed = sq
+        .offset(0, -forward(turn))
+        .expect("rank 3 or 6 has a neighbour");
     let pawn = Some(Piece10 {
         color: turn.other(),
         role: Role10::Pawn,
@@ -285,19 +299,26 @@ fn check_ep(
             error(
                 Code::EpWithoutPawn,
                 span,
-                format!("en passant square {sq} but no {} pawn on {pushed}", turn.other()),
+                format!(
+                    "en passant square {sq} but no {} pawn on {pushed}",
+                    turn.other()
+                ),
             )
             .with_fix(drop),
         );
         return None;
     }
-    let origin = sq.offset(0, forward(turn)).expect("rank 3 or 6 has a neighbour");
+    let origin = sq
+        .offset(0, forward(turn))
+        .expect("rank 3 or 6 has a neighbour");
     if squares[sq.index()].is_some() || squares[origin.index()].is_some() {
         diags.push(
             error(
                 Code::EpSquareOccupied,
                 span,
-                format!("en passant square {sq}: {sq} and {origin} must be empty after a double push"),
+                format!(
+                    "en passant square {sq}: {sq} and {origin} must be empty after a double push"
+                ),
             )
             .with_fix(drop),
         );
@@ -310,7 +331,11 @@ fn check_ep(
 fn notes(board: &Board10, parsed: &Parsed, diags: &mut Vec<Diagnostic>) {
     let moves = board.legal_moves();
     if moves.is_empty() {
-        let what = if board.is_check() { "checkmate" } else { "stalemate" };
+        let what = if board.is_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
         diags.push(Diagnostic::new(
             Code::NoLegalMoves,
             Severity::Note,

@@ -23,7 +23,10 @@ pub(crate) struct Rules {
 }
 
 /// The king of `color` when it is alone and on its back rank.
-pub(crate) fn castling_king(squares: &[Option<Piece10>; SQUARES], color: Color) -> Option<Square10> {
+pub(crate) fn castling_king(
+    squares: &[Option<Piece10>; SQUARES],
+    color: Color,
+) -> Option<Square10> {
     let king = Piece10 {
         color,
         role: Role10::King,
@@ -57,7 +60,10 @@ pub(crate) fn read(
     if text == b"-" {
         return Some(rights);
     }
-    if let Some(i) = text.iter().position(|&c| matches!(c, b's' | b'S' | b'm' | b'M')) {
+    if let Some(i) = text
+        .iter()
+        .position(|&c| matches!(c, b's' | b'S' | b'm' | b'M'))
+    {
         diags.push(error(
             Code::UnsupportedCastlingPrefix,
             Some(offset + i..offset + i + 1),
@@ -70,7 +76,8 @@ pub(crate) fn read(
         return None;
     }
     if let Some(i) = text.iter().position(|&c| {
-        !(matches!(c.to_ascii_lowercase(), b'k' | b'q') || (b'a'..b'a' + FILES).contains(&c.to_ascii_lowercase()))
+        !(matches!(c.to_ascii_lowercase(), b'k' | b'q')
+            || (b'a'..b'a' + FILES).contains(&c.to_ascii_lowercase()))
     }) {
         diags.push(error(
             Code::BadCastlingChar,
@@ -84,7 +91,11 @@ pub(crate) fn read(
     }
     for (i, &c) in text.iter().enumerate() {
         let span = Some(offset + i..offset + i + 1);
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let rank = back_rank(color);
         let lower = c.to_ascii_lowercase();
         let Some(king) = castling_king(squares, color) else {
@@ -92,7 +103,10 @@ pub(crate) fn read(
                 error(
                     Code::CastlingWithoutKing,
                     span,
-                    format!("castling right {} but the {color} king is not alone on its back rank", quote(&[c])),
+                    format!(
+                        "castling right {} but the {color} king is not alone on its back rank",
+                        quote(&[c])
+                    ),
                 )
                 .with_fix("drop the castling right"),
             );
@@ -198,7 +212,13 @@ pub(crate) fn write(
                 1 => rook.file() + 1..FILES as i8,
                 _ => 0..rook.file(),
             }
-            .all(|f| !is_rook(squares, Square10::new(f, rank).expect("on the board"), color));
+            .all(|f| {
+                !is_rook(
+                    squares,
+                    Square10::new(f, rank).expect("on the board"),
+                    color,
+                )
+            });
             let c = match (style, outermost, side) {
                 (CastlingStyle::XFen, true, 1) => b'k',
                 (CastlingStyle::XFen, true, _) => b'q',

@@ -2,9 +2,7 @@
 //! look at the king); castling Chess960-style towards the variant's target files; perft.
 
 use super::piece::{Piece10, Role10};
-use super::position::{
-    Board10, Move10, MoveKind, attacked, back_rank, color_index, forward,
-};
+use super::position::{Board10, Move10, MoveKind, attacked, back_rank, color_index, forward};
 use super::square::{DIAGONAL, KING, KNIGHT, ORTHOGONAL, Square10};
 
 impl Board10 {
@@ -229,9 +227,7 @@ pub(crate) fn ep_pseudo_legal(board: &Board10, ep: Square10) -> bool {
         return false;
     };
     [-1, 1].iter().any(|&df| {
-        pushed
-            .offset(df, 0)
-            .and_then(|s| board.squares[s.index()])
+        pushed.offset(df, 0).and_then(|s| board.squares[s.index()])
             == Some(Piece10 {
                 color: us,
                 role: Role10::Pawn,
@@ -247,4 +243,3 @@ pub(crate) fn ep_legal(board: &Board10, ep: Square10) -> bool {
             .iter()
             .any(|m| m.kind == MoveKind::EnPassant)
 }
-

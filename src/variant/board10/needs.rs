@@ -41,7 +41,12 @@ pub fn needs_variant(input: &[u8]) -> Option<Diagnostic> {
         .iter()
         .find(|(_, array)| black == *array && white == *array)
         .map(|(name, _)| *name)
-        .or_else(|| field.iter().any(|b| b.eq_ignore_ascii_case(&b'j')).then_some("janus"))
+        .or_else(|| {
+            field
+                .iter()
+                .any(|b| b.eq_ignore_ascii_case(&b'j'))
+                .then_some("janus")
+        })
         .or_else(|| {
             let start_like = black.len() == 10
                 && white == black
@@ -72,7 +77,10 @@ fn width(rank: &[u8]) -> Option<usize> {
         let c = rank[i];
         if c.is_ascii_digit() {
             let end = i + rank[i..].iter().take_while(|b| b.is_ascii_digit()).count();
-            n += std::str::from_utf8(&rank[i..end]).ok()?.parse::<usize>().ok()?;
+            n += std::str::from_utf8(&rank[i..end])
+                .ok()?
+                .parse::<usize>()
+                .ok()?;
             i = end;
         } else if matches!(
             c.to_ascii_lowercase(),
@@ -113,8 +121,14 @@ mod tests {
 
     #[test]
     fn chess_fens_and_broken_ranks_are_left_to_the_chess_parser() {
-        assert_eq!(named("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), None);
-        assert_eq!(named("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), None);
+        assert_eq!(
+            named("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            None
+        );
+        assert_eq!(
+            named("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            None
+        );
         assert_eq!(named(""), None);
         assert_eq!(named("10/10/10"), None);
     }

@@ -169,7 +169,11 @@ fn counter(
             error(
                 Code::CounterTooLarge,
                 Some(span),
-                format!("{} {}: too large (at most 4294967295)", FIELD_NAMES[n], quote(text)),
+                format!(
+                    "{} {}: too large (at most 4294967295)",
+                    FIELD_NAMES[n],
+                    quote(text)
+                ),
             )
             .with_fix(format!("set to {default}")),
         );
@@ -184,7 +188,11 @@ fn counter(
         error(
             code,
             Some(span),
-            format!("{} {}; expected a non-negative number", FIELD_NAMES[n], quote(text)),
+            format!(
+                "{} {}; expected a non-negative number",
+                FIELD_NAMES[n],
+                quote(text)
+            ),
         )
         .with_fix(format!("set to {default}")),
     );

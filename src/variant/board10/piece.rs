@@ -31,7 +31,10 @@ pub enum Role10 {
 impl Role10 {
     /// Moves like a knight (knight, archbishop, chancellor).
     pub const fn leaps(self) -> bool {
-        matches!(self, Role10::Knight | Role10::Archbishop | Role10::Chancellor)
+        matches!(
+            self,
+            Role10::Knight | Role10::Archbishop | Role10::Chancellor
+        )
     }
 
     /// Slides along ranks and files (rook, queen, chancellor).
@@ -124,7 +127,9 @@ impl Variant10 {
             Variant10::Gothic => {
                 "rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR w KQkq - 0 1"
             }
-            Variant10::Janus => "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1",
+            Variant10::Janus => {
+                "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1"
+            }
             Variant10::Embassy => {
                 "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w KQkq - 0 1"
             }

@@ -90,14 +90,21 @@ pub(crate) fn attacked(squares: &[Option<Piece10>; SQUARES], sq: Square10, by: C
             .is_some_and(|p| p.color == by && test(p.role))
     };
     let back = -forward(by);
-    if is(sq.offset(1, back), |r| r == Role10::Pawn) || is(sq.offset(-1, back), |r| r == Role10::Pawn)
+    if is(sq.offset(1, back), |r| r == Role10::Pawn)
+        || is(sq.offset(-1, back), |r| r == Role10::Pawn)
     {
         return true;
     }
-    if KNIGHT.iter().any(|&(f, r)| is(sq.offset(f, r), Role10::leaps)) {
+    if KNIGHT
+        .iter()
+        .any(|&(f, r)| is(sq.offset(f, r), Role10::leaps))
+    {
         return true;
     }
-    if KING.iter().any(|&(f, r)| is(sq.offset(f, r), |r| r == Role10::King)) {
+    if KING
+        .iter()
+        .any(|&(f, r)| is(sq.offset(f, r), |r| r == Role10::King))
+    {
         return true;
     }
     ray_hits(squares, sq, by, &ORTHOGONAL, Role10::slides_orthogonally)
@@ -205,7 +212,9 @@ impl Board10 {
         match m.kind {
             MoveKind::Castle { rook } => {
                 let side = if rook.file() > m.from.file() { 1 } else { -1 };
-                let rook_to = m.to.offset(-side, 0).expect("the target is inside the rank");
+                let rook_to =
+                    m.to.offset(-side, 0)
+                        .expect("the target is inside the rank");
                 let rook_piece = self.squares[rook.index()];
                 self.squares[m.from.index()] = None;
                 self.squares[rook.index()] = None;
@@ -245,7 +254,11 @@ impl Board10 {
                 }
             }
         }
-        self.halfmoves = if reset { 0 } else { self.halfmoves.saturating_add(1) };
+        self.halfmoves = if reset {
+            0
+        } else {
+            self.halfmoves.saturating_add(1)
+        };
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }

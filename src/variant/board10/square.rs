@@ -114,7 +114,10 @@ mod tests {
         assert_eq!(names[9], "j1");
         assert_eq!(names[79], "j8");
         for (i, name) in names.iter().enumerate() {
-            assert_eq!(Square10::from_ascii(name.as_bytes()).map(Square10::index), Some(i));
+            assert_eq!(
+                Square10::from_ascii(name.as_bytes()).map(Square10::index),
+                Some(i)
+            );
         }
         assert_eq!(Square10::from_ascii(b"k1"), None);
         assert_eq!(Square10::from_ascii(b"a9"), None);

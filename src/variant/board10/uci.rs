@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use super::position::{Board10, Move10, MoveKind};
 use super::piece::Role10;
+use super::position::{Board10, Move10, MoveKind};
 use super::square::Square10;
 
 /// How castling moves are written.
@@ -104,7 +104,9 @@ impl Board10 {
                 Notation::KingTakesRook => None,
             }),
         };
-        found.copied().ok_or_else(|| UciError10::Illegal(text.to_owned()))
+        found
+            .copied()
+            .ok_or_else(|| UciError10::Illegal(text.to_owned()))
     }
 }
 
