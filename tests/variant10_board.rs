@@ -135,3 +135,23 @@ fn start_positions_have_the_same_28_moves_and_castle_nowhere() {
         assert!(b.legal_moves().iter().all(|&m| !b.is_castle(m)));
     }
 }
+
+#[test]
+fn the_fast_path_gives_the_same_verdict_and_position() {
+    let inputs = [
+        "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        "rnabqkbcnr/ppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        "rnabqkbcn1/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq k6 0 1",
+        "rnabqkbcnr/ppp1p1pppp/10/3pPp4/10/10/PPPP1PPPPP/RNABQKBCNR w KQkq f6 0 3",
+        "k9/10/10/10/10/10/1Q8/K9 b - - 0 1",
+        "k9/10/10/10/10/10/10/K9 b - - x 1",
+        "",
+    ];
+    for input in inputs {
+        let opts = Options::new(Variant10::Capablanca);
+        let full = Board10::from_fen(input.as_bytes(), &opts);
+        let fast = Board10::valid_from_fen(input.as_bytes(), &opts);
+        assert_eq!(full.board(), fast.as_ref(), "{input}");
+    }
+}

@@ -96,6 +96,13 @@ struct Checker10 {
 impl Lines for Checker10 {
     fn line<W: Write>(&mut self, input: &[u8], out: &mut W) -> io::Result<()> {
         self.line_number += 1;
+        if self.settings.format == Format::Fen && !self.settings.repair {
+            // Only the verdict and the position are printed: no notes needed.
+            let board = Board10::valid_from_fen(input, &self.options);
+            self.all_ok &= board.is_some();
+            let fen = board.map(|b| b.fen(self.settings.castling, self.settings.ep));
+            return writeln!(out, "{}", fen.as_deref().unwrap_or("invalid"));
+        }
         let analysis = Board10::from_fen(input, &self.options);
         let repaired = match analysis.is_valid() || !self.settings.repair {
             true => None,
