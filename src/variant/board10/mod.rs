@@ -28,7 +28,7 @@
 //! assert!(board.is_castle(castle));
 //! assert_eq!(board.write_uci(castle, Notation::KingTakesRook), "e1j1");
 //! board.play(castle);
-//! assert_eq!(board.fen(CastlingStyle::XFen, EpMode::Legal), "r3k4r/10/10/10/10/10/10/R5RK1 b kq - 1 1");
+//! assert_eq!(board.fen(CastlingStyle::XFen, EpMode::Legal), "r3k4r/10/10/10/10/10/10/R5RK2 b kq - 1 1");
 //!
 //! let bad = Board10::from_fen(b"rnabqkbcnr/ppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
 //!                             &Options::new(Variant10::Capablanca));
