@@ -155,3 +155,20 @@ fn the_fast_path_gives_the_same_verdict_and_position() {
         assert_eq!(full.board(), fast.as_ref(), "{input}");
     }
 }
+
+#[test]
+fn more_than_two_checkers_is_impossible_but_a_blocked_line_is_no_checker() {
+    let opts = Options::new(Variant10::Embassy);
+    // Rook e1, bishop a4 and knight f6 all check the king on e8.
+    let triple = Board10::from_fen(b"4k5/10/5N4/10/B9/10/10/4R4K b - - 0 1", &opts);
+    let codes: Vec<&str> = triple
+        .diagnostics()
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
+    assert_eq!(codes, ["impossible-check"]);
+    // Found by scripts/variant10_oracle.py: counting a checker alone must keep the other
+    // pieces as blockers (the white queen behind the knight on e3 checks nothing).
+    let fen = b"3k3bn1/4arp3/4An2p1/1PpP1P2N1/2p3P1bP/p4B4/N2Q4p1/3RK4R b - - 0 46";
+    assert!(Board10::from_fen(fen, &opts).is_valid());
+}

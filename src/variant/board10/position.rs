@@ -134,18 +134,22 @@ fn ray_hits(
     false
 }
 
-/// How many pieces of `by` attack `sq` (for impossible-check).
+/// How many pieces of `by` attack `sq` (for impossible-check): each piece of `by` is asked
+/// alone, the others replaced by a blocker that attacks nothing (a pawn of the other color),
+/// so lines stay as they are.
 pub(crate) fn attackers(squares: &[Option<Piece10>; SQUARES], sq: Square10, by: Color) -> usize {
+    let blocker = Some(Piece10 {
+        color: by.other(),
+        role: Role10::Pawn,
+    });
     let mut n = 0;
-    let mut alone = *squares;
     for s in Square10::all() {
         if squares[s.index()].is_some_and(|p| p.color == by) {
-            // Count each attacker alone: clear the other pieces of `by`, keep blockers.
+            let mut alone = *squares;
             for t in Square10::all() {
-                alone[t.index()] = match squares[t.index()] {
-                    Some(p) if p.color == by && t != s => None,
-                    other => other,
-                };
+                if t != s && squares[t.index()].is_some_and(|p| p.color == by) {
+                    alone[t.index()] = blocker;
+                }
             }
             n += usize::from(attacked(&alone, sq, by));
         }
