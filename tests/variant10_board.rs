@@ -168,7 +168,7 @@ fn more_than_two_checkers_is_impossible_but_a_blocked_line_is_no_checker() {
         .collect();
     assert_eq!(codes, ["impossible-check"]);
     // Found by scripts/variant10_oracle.py: counting a checker alone must keep the other
-    // pieces as blockers (the white queen behind the knight on e3 checks nothing).
+    // pieces as blockers: a line through a piece of the checking side is no check.
     let fen = b"3k3bn1/4arp3/4An2p1/1PpP1P2N1/2p3P1bP/p4B4/N2Q4p1/3RK4R b - - 0 46";
     assert!(Board10::from_fen(fen, &opts).is_valid());
 }
