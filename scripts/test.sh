@@ -16,6 +16,8 @@ cargo test --locked --doc
 python3 scripts/oracle_diff.py --fenguard target/debug/fenguard --seed 20261129 --count 3000
 # The same for the 8x8 variants against python-chess's chess.variant (SPEC 10), fixed seed.
 python3 scripts/variant8_oracle.py --fenguard target/debug/fenguard --seed 20261201 --per-variant 300
+# 10x8 variants (issue 10): differential test against pyffish (Fairy-Stockfish's binding), fixed seed.
+python3 scripts/variant10_oracle.py --fenguard target/debug/fenguard --seed 20261201 --count 1000
 # Real-client test (issue 4): python-chess plays 20 standard and 20 Chess960 games through
 # fenguard in front of Stockfish (2000 nodes a move, fixed seed) and checks every bestmove and
 # every positions.jsonl record; prints `N passed, M failed`.

@@ -68,3 +68,27 @@ pub fn main() -> ExitCode {
         None => crate::proxy::run(cli.proxy),
     }
 }
+
+/// `fenguard check --variant NAME` (SPEC section 10) and the 10x8 debug outputs the
+/// differential and perft scripts read.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct VariantArgs {
+    /// The rules to check under, by Fairy-Stockfish `UCI_Variant` name: `chess` (standard
+    /// and Chess960), or a 10x8 variant: `capablanca`, `caparandom`, `gothic`, `janus`,
+    /// `embassy`.
+    #[arg(long = "variant", value_name = "NAME", default_value = "chess", value_parser = parse_variant)]
+    pub variant: crate::variant::Variant,
+    /// Debug output (10x8 variants, `--format json`): each valid position's legal moves in
+    /// UCI with the FEN after each, as `"legal_moves": [["e2e4", "<fen>"], ...]` (castles
+    /// king-to-target, king-takes-rook in caparandom).
+    #[arg(long)]
+    pub legal_moves: bool,
+    /// Debug output (10x8 variants, `--format json`): the perft node count of each valid
+    /// position to this depth, as `"perft": N`.
+    #[arg(long, value_name = "DEPTH")]
+    pub perft: Option<u32>,
+}
+
+fn parse_variant(name: &str) -> Result<crate::variant::Variant, String> {
+    Ok(crate::variant::Variant::from_uci_name(name))
+}

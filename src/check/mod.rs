@@ -2,6 +2,7 @@
 //! arguments, `--file F`, or standard input (`-`), streaming through buffers.
 
 mod output;
+mod variant;
 mod variant8;
 
 use std::fs::File;
@@ -42,15 +43,9 @@ pub struct CheckArgs {
     /// Standard-chess castling rules: a right only Chess960 allows is an error.
     #[arg(long)]
     pub standard: bool,
-    /// The variant's rules (SPEC section 10), by its `UCI_Variant` name: `chess` (default),
-    /// or an 8x8 variant (`crazyhouse`, `atomic`, `kingofthehill`, `3check`, `horde`,
-    /// `racingkings`, `antichess`, `giveaway`).
-    #[arg(long, value_name = "NAME", default_value = "chess")]
-    pub variant: String,
-    /// Debugging aid for 8x8 variants: also print the legal moves of each valid (or repaired)
-    /// position, in UCI (`legal_moves` in json; a `moves:` line in human and fen formats).
-    #[arg(long)]
-    pub legal_moves: bool,
+    /// `--variant NAME` and its debug outputs.
+    #[command(flatten)]
+    pub variant: crate::cli::VariantArgs,
 }
 
 /// `--castling` values.
@@ -108,12 +103,15 @@ impl From<&CheckArgs> for Settings {
 /// Runs `fenguard check`; exit status 0 all valid (or repaired, with `--repair`), 1 some
 /// invalid, 2 usage or I/O error.
 pub fn run(args: CheckArgs) -> ExitCode {
+    if let Some(status) = variant::run(&args) {
+        return status;
+    }
     let settings = Settings::from(&args);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
-    let variant = crate::variant::Variant::from_uci_name(&args.variant);
+    let variant = args.variant.variant.clone();
     let mut checker = output::Checker::new(settings);
-    let mut checker8 = variant8::Checker8::new(variant.clone(), settings, args.legal_moves);
+    let mut checker8 = variant8::Checker8::new(variant.clone(), settings, args.variant.legal_moves);
     let result = match variant.is_8x8_variant() {
         true => check_all(
             &args,
@@ -147,9 +145,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
 /// Checks one line (without its line end; at most [`MAX_LINE`] + 2 of its bytes kept) given
 /// its full length in bytes, and writes its output.
-type LineFn<'a, W> = dyn FnMut(&[u8], u64, &mut W) -> io::Result<()> + 'a;
+pub(crate) type LineFn<'a, W> = dyn FnMut(&[u8], u64, &mut W) -> io::Result<()> + 'a;
 
-fn check_all<W: Write>(
+pub(crate) fn check_all<W: Write>(
     args: &CheckArgs,
     checker: &mut LineFn<'_, W>,
     out: &mut W,

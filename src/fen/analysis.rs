@@ -98,6 +98,12 @@ pub fn valid_position(input: &[u8], opts: &Options) -> Option<Chess> {
 /// Fills `analysis` (which starts empty; filled in place, as it is large) and
 /// leaves the diagnostics in `diagnostics` (unsorted, in the order found).
 fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink, analysis: &mut Analysis) {
+    if opts.geometry == Geometry::STANDARD
+        && let Some(d) = crate::variant::board10::needs_variant(input)
+    {
+        diagnostics.add(d.code, d.severity, d.span, || d.message);
+        return;
+    }
     let parsed = parse(input, opts.geometry, diagnostics);
     let Some(parsed) = &parsed else {
         return;

@@ -160,6 +160,11 @@ codes! {
     VariantRule => "variant-rule",
     /// A `UCI_Variant` fenguard has no rules for: positions and moves pass unchecked (note).
     VariantNotChecked => "variant-not-checked",
+    /// The X-FEN seed's `s` (symmetric) or `m` (modern) castling prefix: no engine or GUI
+    /// implements it.
+    UnsupportedCastlingPrefix => "unsupported-castling-prefix",
+    /// A 10x8 FEN while the variant is chess (names the likely variant).
+    NeedsVariant => "needs-variant",
 }
 
 impl fmt::Display for Code {

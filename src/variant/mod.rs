@@ -22,6 +22,7 @@ mod eight_moves;
 #[cfg(test)]
 mod eight_tests;
 mod eight_write;
+pub mod board10;
 
 /// A variant by its Fairy-Stockfish `UCI_Variant` name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
