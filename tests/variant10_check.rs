@@ -1,26 +1,11 @@
 //! `fenguard check --variant NAME` for the 10x8 variants, as a process: formats, repair,
 //! exit statuses, diagnostics in the board's own terms; `needs-variant` on the chess path.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn check(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fenguard"))
-        .arg("check")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fenguard runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("fenguard exits")
-}
+use std::process::Output;
+
+use common::check::check;
 
 fn json(o: &Output) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(&o.stdout)
@@ -228,12 +213,14 @@ fn a_10x8_fen_under_chess_is_one_needs_variant_error() {
 }
 
 #[test]
-fn unmodelled_and_not_yet_plugged_variants_are_usage_errors() {
+fn unmodelled_variants_are_usage_errors_and_8x8_variants_refuse_a_10x8_board() {
     let o = check(&["--variant", "shogi", CAPA], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unsupported variant `shogi`"));
+    // atomic is modelled (8x8): a 10x8 FEN is an invalid position there, not a usage error.
     let o = check(&["--variant", "atomic", CAPA], "");
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("needs-variant"));
 }
 
 #[test]

@@ -1,30 +1,11 @@
 //! `fenguard check --variant NAME` for the 8x8 variants, as a process: the three formats,
 //! `--repair`, `--legal-moves`, exit statuses, one output line per input line.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn check(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fenguard"))
-        .arg("check")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fenguard runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("fenguard exits")
-}
+use std::process::Output;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::check::{check, stdout};
 
 fn json_lines(o: &Output) -> Vec<serde_json::Value> {
     stdout(o)

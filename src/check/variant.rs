@@ -7,9 +7,8 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use super::output::{Checker, Format};
+use super::output::{Checker, DiagnosticRecord, Format, write_human};
 use super::{CheckArgs, Settings};
-use crate::fen::Diagnostic;
 use crate::proxy::codec::MAX_LINE;
 use crate::variant::Variant;
 use crate::variant::board10::{Board10, Notation, Options, Variant10};
@@ -189,54 +188,4 @@ struct Record<'a> {
     legal_moves: Option<Vec<[String; 2]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     perft: Option<u64>,
-}
-
-/// One diagnostic in JSON (the span moved to match U+FFFD where `input` is not UTF-8).
-#[derive(Serialize)]
-struct DiagnosticRecord<'a> {
-    code: &'static str,
-    severity: &'static str,
-    message: &'a str,
-    span: Option<[usize; 2]>,
-    fix: Option<&'a str>,
-}
-
-impl<'a> DiagnosticRecord<'a> {
-    fn new(d: &'a Diagnostic, input: &[u8]) -> Self {
-        let shown = |at: usize| match std::str::from_utf8(input) {
-            Ok(_) => at,
-            Err(_) => String::from_utf8_lossy(&input[..at.min(input.len())]).len(),
-        };
-        DiagnosticRecord {
-            code: d.code.as_str(),
-            severity: d.severity.as_str(),
-            message: &d.message,
-            span: d.span.as_ref().map(|s| [shown(s.start), shown(s.end)]),
-            fix: d.fix.as_deref(),
-        }
-    }
-}
-
-/// `  error[code]: message`, the input with carets under the span, then the fix.
-fn write_human(input: &[u8], d: &Diagnostic, out: &mut impl Write) -> io::Result<()> {
-    writeln!(out, "  {d}")?;
-    if let Some(span) = &d.span {
-        let shown: String = String::from_utf8_lossy(input)
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        let start = span.start.min(input.len());
-        let end = span.end.clamp(start, input.len());
-        let column = String::from_utf8_lossy(&input[..start]).chars().count();
-        let width = String::from_utf8_lossy(&input[start..end])
-            .chars()
-            .count()
-            .max(1);
-        writeln!(out, "   | {shown}")?;
-        writeln!(out, "   | {}{}", " ".repeat(column), "^".repeat(width))?;
-    }
-    if let Some(fix) = &d.fix {
-        writeln!(out, "   = fix: {fix}")?;
-    }
-    Ok(())
 }

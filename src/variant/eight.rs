@@ -218,6 +218,7 @@ fn is_syntax(code: Code) -> bool {
             | CounterTooLarge
             | HalfmoveWithEp
             | FiftyMoveDraw
+            | NeedsVariant
     )
 }
 
@@ -250,6 +251,11 @@ pub fn analyze(variant: &Variant, input: &[u8], opts: &Options) -> Analysis8 {
         }
         let mut d = d.clone();
         d.span = d.span.map(|s| split.input_span(&s));
+        if d.code == Code::NeedsVariant {
+            // A 10x8 board under an 8x8 variant: name the variant actually set.
+            let set = format!("while the variant is {}", variant.uci_name());
+            d.message = d.message.replace("while the variant is chess", &set);
+        }
         diags.push(d);
     }
     let syntax_ok = diags.iter().all(|d| !d.is_error());

@@ -1,6 +1,7 @@
 //! Helpers for process-level tests: run the built `fenguard` through pipes, as a GUI does.
 #![allow(dead_code)]
 
+pub mod check;
 mod gui;
 #[allow(unused_imports)]
 pub use gui::*;
