@@ -155,8 +155,25 @@ def known_difference(variant, fen, ours, theirs):
     errors = {d["code"] for d in ours["diagnostics"] if d["severity"] == "error"}
     if theirs is None and ours["valid"] and codes & {"duplicate-castling-right", "castling-order"}:
         return "lenient-castling-letters"
+    missing = [d for d in ours["diagnostics"] if d["code"] == "missing-field"]
+    if theirs is None and ours["valid"] and missing:
+        # python-chess reads fields by position and refuses `w -  0 23`; fenguard reads which
+        # field is missing from what the values look like (SPEC 6, `missing-field` warning).
+        return "fields-read-by-shape"
+    if len(parts) == 5 and not ours["valid"] and any(d["severity"] == "error" for d in missing):
+        try:
+            if int(parts[4]) != 0:
+                # python-chess reads a lone counter as the halfmove clock; it can be the
+                # fullmove number as well, so fenguard rejects it as ambiguous (as for chess).
+                return "lone-move-counter"
+        except ValueError:
+            pass
     if theirs is None:
         return None
+    if theirs[0] and errors == {"impossible-check"}:
+        # shakmaty refuses checks no single move can give (a pawn and a knight at once);
+        # python-chess only refuses some of them.
+        return "stricter-impossible-check"
     if variant == "atomic" and errors == {"opposite-check"}:
         return "atomic-opposite-check"
     if any(m in parts[0] for m in ("P~", "p~")):

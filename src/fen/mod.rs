@@ -19,7 +19,7 @@ mod analysis;
 mod castling;
 mod diagnostic;
 mod epd;
-mod fields;
+pub(crate) mod fields;
 mod geometry;
 mod parse;
 mod placement;

@@ -261,20 +261,12 @@ pub fn analyze(variant: &Variant, input: &[u8], opts: &Options) -> Analysis8 {
     let syntax_ok = diags.iter().all(|d| !d.is_error());
     let syntax_repairable = diags.iter().all(|d| !d.is_error() || d.fix.is_some());
     let mut piece_at = [0usize; 64];
-    let text_fields: Vec<_> = split
-        .text
-        .split(|&c| c == b' ')
-        .scan(0usize, |at, f| {
-            let span = *at..*at + f.len();
-            *at += f.len() + 1;
-            Some(span)
-        })
-        .collect();
-    if syntax_repairable && !text_fields.is_empty() && !split.text.is_empty() {
+    let text_fields = eight_fen::field_spans(&split.text);
+    if syntax_repairable && text_fields[0].is_some() && !split.text.is_empty() {
         let mut setup = eight_fen::setup(&split.text, &mut piece_at);
         setup.pockets = split.pockets.or(crazyhouse.then(Default::default));
         setup.remaining_checks = split.checks;
-        let span_of = |n: usize| text_fields.get(n).map(|s| split.input_span(s));
+        let span_of = |n: usize| text_fields[n].as_ref().map(|s| split.input_span(s));
         let places = Places {
             placement: span_of(0).unwrap_or(0..input.len()),
             castling: span_of(2),

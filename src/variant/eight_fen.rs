@@ -62,6 +62,24 @@ impl Split {
 }
 
 /// Fields of `input` separated by ASCII whitespace, as byte ranges.
+/// The span of each field of a chess FEN `text` (index 0 the placement, 1-5 the active color,
+/// castling, en passant square, halfmove clock, fullmove number), the values after the
+/// placement lined up with their fields by what they look like, as the chess core reads them
+/// (`crate::fen::fields`): `w - 0 120` has no en passant field, not a halfmove clock of 120.
+pub(crate) fn field_spans(text: &[u8]) -> [Option<Range<usize>>; 6] {
+    let spans = fields(text);
+    let mut out: [Option<Range<usize>>; 6] = Default::default();
+    let Some((placement, values)) = spans.split_first() else {
+        return out;
+    };
+    out[0] = Some(placement.clone());
+    let (_, which) = crate::fen::fields::align(text, values);
+    for (field, value) in which.iter().enumerate().skip(1) {
+        out[field] = value.and_then(|v| values.get(v).cloned());
+    }
+    out
+}
+
 fn fields(input: &[u8]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -228,11 +246,11 @@ fn read_checks(text: &[u8], given: bool) -> Option<ByColor<RemainingChecks>> {
 /// The fields of a chess FEN whose syntax the `fen` core found sound, as a shakmaty setup;
 /// `piece_at` gets the text offset of each piece.
 pub(crate) fn setup(text: &[u8], piece_at: &mut [usize; 64]) -> Setup {
-    let fields = fields(text);
-    let field = |n: usize| fields.get(n).map(|s| &text[s.clone()]);
+    let fields = field_spans(text);
+    let field = |n: usize| fields[n].clone().map(|s| &text[s]);
     let mut setup = Setup::empty();
-    if let Some(span) = fields.first() {
-        read_board(text, span.clone(), &mut setup, piece_at);
+    if let Some(span) = fields[0].clone() {
+        read_board(text, span, &mut setup, piece_at);
     }
     setup.turn = match field(1) {
         Some(b"b") => Color::Black,
