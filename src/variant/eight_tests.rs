@@ -332,3 +332,18 @@ fn three_check_with_no_checks_left_points_at_the_counters() {
     assert_eq!(a.diagnostics()[0].code, Code::VariantRule);
     assert_eq!(a.diagnostics()[0].span, Some(26..29));
 }
+
+#[test]
+fn missing_en_passant_field_keeps_the_counters_in_their_fields() {
+    // Issue 9 class 4 in the variant path: `w - 0 120` is castling `-`, no en passant field,
+    // halfmove clock 0, fullmove number 120 — never a halfmove clock of 120.
+    let pos = valid(&Variant::KingOfTheHill, "4k3/8/8/8/8/8/8/Q3K3 w - 0 120");
+    assert_eq!(pos.fen(XFEN, LEGAL), "4k3/8/8/8/8/8/8/Q3K3 w - - 0 120");
+    let pos = valid(&Variant::Crazyhouse, "4k3/8/8/8/8/8/8/Q3K3[] w - 0 120");
+    assert_eq!(pos.fen(XFEN, LEGAL), "4k3/8/8/8/8/8/8/Q3K3[] w - - 0 120");
+    // A lone counter is read two ways: rejected, as for chess.
+    assert!(
+        error_codes(&Variant::Atomic, "4k3/8/8/8/8/8/8/Q3K3 w - - 120")
+            .contains(&Code::MissingField)
+    );
+}
