@@ -12,14 +12,15 @@ any check failed. Checks (each with its own fenguard and log directory):
   FAKE_ENGINE_RECORD file) and at the GUI (fenguard's stdout).
 - quit / end-of-input: `quit`, and the GUI closing stdin, end fenguard with status 0, and the
   engine process is gone.
+- quit-hung-engine: an engine that ignores `quit` is killed after engine.quit_grace_ms.
 - crash-restart: the engine aborting is reported, the engine restarted (a new process id),
   and the GUI's session goes on (`isready` answered); then `quit` exits 0.
 - job-object-taskkill / job-object-sigkill: fenguard killed by `taskkill /F /PID` (Windows'
   TerminateProcess) or by SIGKILL of its Wine process takes the engine with it (Job Object).
   job-object-after-restart: the same for an engine restarted after a crash.
-  The control check `no-job-control` shows that an engine started by a process that is then
-  killed the same way survives it under this Wine when no Job Object ties them (so the
-  Job Object checks can fail).
+  The control checks `no-job-control-taskkill` / `-sigkill` show that an engine started by a
+  process (`cmd /c`) that is then killed the same way survives it under this Wine when no Job
+  Object ties them (so the Job Object checks can fail).
 - config-and-logs: `FENGUARD_CONFIG` naming `%APPDATA%\\fenguard\\fenguard.toml` (a Windows path)
   whose `engine.command` is a bare name found on `%PATH%` with `.exe` added, and the logs in the
   default directory `%LOCALAPPDATA%\\fenguard`.
@@ -123,9 +124,10 @@ class Wine:
         subprocess.run(["wineserver", "-k"], env=self.env, capture_output=True, timeout=60)
 
 
-def linux_pids_with(marker):
-    """Linux pids of live fake engines whose command line contains `marker` (fenguard's own
-    command line names the engine and its marker too: the program must be the engine)."""
+def linux_pids_with(marker, program_name=b"fake_engine.exe"):
+    """Linux pids of live processes of `program_name` (fake engines by default) whose command
+    line contains `marker` (fenguard's own command line names the engine and its marker too:
+    the program must be the engine)."""
     pids = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -138,7 +140,7 @@ def linux_pids_with(marker):
         except OSError:
             continue
         program = cmdline.replace(b"\0", b" ").split(b" ", 1)[0]
-        if (program.endswith(b"fake_engine.exe") and marker.encode() in cmdline
+        if (program.lower().endswith(program_name) and marker.encode() in cmdline
                 and state not in (b"Z", b"X")):
             pids.append(int(entry))
     return pids
@@ -365,6 +367,25 @@ def end_of_input_exits(ctx):
         p.kill()
 
 
+def quit_hung_engine(ctx):
+    """An engine that ignores `quit` is killed (TerminateProcess) after engine.quit_grace_ms."""
+    p = Proxy(ctx, "quit-hung")
+    try:
+        p.handshake()
+        p.send(b"hang\n")
+        time.sleep(0.3)
+        check(p.engine_alive(), "the engine died at `hang`")
+        start = time.monotonic()
+        p.send(b"quit\n")
+        code = p.wait_exit()
+        took = time.monotonic() - start
+        check(code == 0, f"exit status {code}; stderr: {p.stderr()[-400:]}")
+        engine_gone_after(p, "quit with a hung engine")
+        return f"exit 0 after {took:.1f} s (quit_grace_ms 1000), hung engine gone"
+    finally:
+        p.kill()
+
+
 def crash_restart(ctx):
     p = Proxy(ctx, "crash")
     try:
@@ -440,6 +461,9 @@ def job_object_sigkill(ctx):
     try:
         p.handshake()
         engine = p.engine_pid()
+        with open(f"/proc/{p.proc.pid}/cmdline", "rb") as fh:
+            program = fh.read().replace(b"\0", b" ").split(b" ", 1)[0]
+        check(program.endswith(b"fenguard.exe"), f"Linux pid {p.proc.pid} runs {program!r}")
         os.kill(p.proc.pid, signal.SIGKILL)
         p.proc.wait()
         engine_gone_after(p, "SIGKILL of fenguard's Wine process")
@@ -448,10 +472,8 @@ def job_object_sigkill(ctx):
         p.kill()
 
 
-def no_job_control(ctx):
-    """An engine started through `cmd /c` outlives cmd killed by taskkill /F: no Job Object."""
-    d = os.path.join(ctx.work, "control")
-    os.makedirs(d, exist_ok=True)
+def no_job_control(ctx, kill):
+    """An engine started through `cmd /c` outlives cmd killed by `kill`: no Job Object."""
     marker = f"fgmark-control-{uuid.uuid4().hex[:8]}"
     cmd = subprocess.Popen(["wine", "cmd", "/c", ctx.wine.win_path(ctx.engine), marker],
                            env=ctx.wine.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -462,12 +484,11 @@ def no_job_control(ctx):
         cmd_pids = [pid for pid, _, exe in procs if exe == "cmd.exe"
                     and any(par == pid and e == "fake_engine.exe" for _, par, e in procs)]
         check(len(cmd_pids) == 1, f"cannot tell the control's cmd.exe: {procs}")
-        out = ctx.wine.run(["taskkill", "/F", "/PID", str(cmd_pids[0])], text=True)
-        check(out.returncode == 0, f"taskkill failed: {out.stdout} {out.stderr}")
+        how = kill(ctx, cmd_pids[0], marker)
         time.sleep(3)
-        survived = linux_pids_with(marker)
-        check(survived, "the control engine died with its parent: the Job Object checks prove nothing here")
-        return f"engine started by cmd.exe {cmd_pids[0]} survived taskkill /F of cmd.exe (as expected)"
+        check(linux_pids_with(marker),
+              "the control engine died with its parent: the Job Object checks prove nothing here")
+        return f"engine started by cmd.exe {cmd_pids[0]} survived {how} of cmd.exe (as expected)"
     finally:
         for pid in linux_pids_with(marker):
             try:
@@ -477,6 +498,22 @@ def no_job_control(ctx):
         if cmd.poll() is None:
             cmd.kill()
         cmd.wait()
+
+
+def taskkill(ctx, win_pid, _marker):
+    out = ctx.wine.run(["taskkill", "/F", "/PID", str(win_pid)], text=True)
+    check(out.returncode == 0, f"taskkill failed: {out.stdout} {out.stderr}")
+    return f"taskkill /F /PID {win_pid}"
+
+
+def sigkill_linux(_ctx, _win_pid, marker):
+    """SIGKILL of the Linux process that runs the control's cmd.exe (`wine cmd` runs it under
+    start.exe: the process `wine` started is not cmd.exe)."""
+    targets = linux_pids_with(marker, b"cmd.exe")
+    check(len(targets) == 1, f"Linux processes of the control's cmd.exe: {targets}")
+    os.kill(targets[0], signal.SIGKILL)
+    check(wait_until(lambda: not linux_pids_with(marker, b"cmd.exe"), 10), "cmd.exe survived SIGKILL")
+    return f"SIGKILL of Linux pid {targets[0]}"
 
 
 def config_and_logs(ctx):
@@ -537,12 +574,14 @@ CHECKS = [
     ("relay-gui-to-engine", relay_gui_to_engine),
     ("relay-engine-to-gui", relay_engine_to_gui),
     ("quit", quit_exits),
+    ("quit-hung-engine", quit_hung_engine),
     ("end-of-input", end_of_input_exits),
     ("crash-restart", crash_restart),
     ("job-object-taskkill", job_object_taskkill),
     ("job-object-sigkill", job_object_sigkill),
     ("job-object-after-restart", job_object_after_restart),
-    ("no-job-control", no_job_control),
+    ("no-job-control-taskkill", lambda ctx: no_job_control(ctx, taskkill)),
+    ("no-job-control-sigkill", lambda ctx: no_job_control(ctx, sigkill_linux)),
     ("config-and-logs", config_and_logs),
     ("check-crlf", check_crlf),
 ]
