@@ -24,6 +24,11 @@ any check failed. Checks (each with its own fenguard and log directory):
 - config-and-logs: `FENGUARD_CONFIG` naming `%APPDATA%\\fenguard\\fenguard.toml` (a Windows path)
   whose `engine.command` is a bare name found on `%PATH%` with `.exe` added, and the logs in the
   default directory `%LOCALAPPDATA%\\fenguard`.
+- rotation-and-log: with log.max_bytes = 4096 and log.keep = 2, positions.jsonl and
+  fenguard.log rotate (renames of open files) and keep the cap and the count, `fenguard log -f`
+  follows positions.jsonl across the rotations (every record once), `fenguard log --pgn` reads.
+- two-writers: two fenguards sharing a log directory (a GUI's engine match) rotate
+  positions.jsonl without losing a record.
 - check-crlf: `fenguard check` reads CRLF input (as Windows editors write it).
 
 Processes are found from Linux: a Windows process under Wine is a Linux process whose
@@ -32,6 +37,7 @@ Windows process ids and the parent tree come from `winedbg --command "info proc"
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -557,6 +563,132 @@ def config_and_logs(ctx):
         p.kill()
 
 
+def rotation_and_log(ctx):
+    """log.max_bytes / log.keep rotate positions.jsonl and fenguard.log on Windows (renames of
+    files fenguard holds open), while `fenguard log -f` follows positions.jsonl across the
+    rotations; then `fenguard log --pgn` reads the current file."""
+    d = os.path.join(ctx.work, "rotation")
+    os.makedirs(d, exist_ok=True)
+    config = os.path.join(d, "fenguard.toml")
+    with open(config, "w", newline="\r\n") as fh:
+        fh.write("[log]\nmax_bytes = 4096\nkeep = 2\ntranscript = true\n")
+    p = Proxy(ctx, "rotation", args=["--config", ctx.wine.win_path(config)])
+    follower = None
+    try:
+        p.handshake()
+        game = ["g1f3", "g8f6", "f3g1", "f6g8"] * 10
+        p.send(b"ucinewgame\nposition startpos\nisready\n")
+        p.wait_stdout(lambda o: o.count(b"readyok\n") >= 2)
+        positions = os.path.join(p.log_dir, "positions.jsonl")
+        follower = subprocess.Popen(
+            ["wine", ctx.fenguard, "log", "-f", "--format", "json", ctx.wine.win_path(positions)],
+            env=ctx.wine.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # Drained as it goes: a full pipe would stall the follower.
+        followed = []
+        drain = threading.Thread(target=lambda: followed.append(follower.stdout.read()), daemon=True)
+        drain.start()
+        time.sleep(2)  # the follower is reading before the rotations start
+        sent = 1
+        for rounds in range(3):
+            for ply in range(1, len(game) + 1):
+                p.send(f"position startpos moves {' '.join(game[:ply])}\n".encode())
+                sent += 1
+                time.sleep(0.05)  # a rotation every ~0.7 s: the follower polls every 0.1 s
+            p.send(b"ucinewgame\nisready\n")
+            p.wait_stdout(lambda o, r=rounds: o.count(b"readyok\n") >= 3 + r)
+        p.send(b"quit\n")
+        check(p.wait_exit() == 0, "quit did not exit 0")
+        files = sorted(os.listdir(p.log_dir))
+        for name in ("positions.jsonl", "fenguard.log"):
+            for suffix in ("", ".1", ".2"):
+                check(name + suffix in files, f"no {name}{suffix}: {files}")
+            check(name + ".3" not in files, f"keep = 2 but {name}.3 exists")
+        sizes = {f: os.path.getsize(os.path.join(p.log_dir, f)) for f in files}
+        big = {f: n for f, n in sizes.items() if n > 4096 + 1024}
+        check(not big, f"files past the cap (4096 + one record): {big}")
+        time.sleep(1.5)  # the follower polls every 100 ms
+        follower.kill()
+        follower.wait()
+        drain.join(30)
+        out, err = followed[0] if followed else b"", follower.stderr.read()
+        seqs = [json_seq(line) for line in out.decode(errors="replace").splitlines() if line.strip()]
+        pos_seqs = sorted(q for kind, q in seqs if kind == "position")
+        check(len(pos_seqs) == sent and pos_seqs == sorted(set(pos_seqs)),
+              f"follower saw {len(pos_seqs)} position records ({pos_seqs[:3]}..{pos_seqs[-3:]}), "
+              f"{sent} sent; stderr {err[-300:]!r}")
+        pgn = subprocess.run(["wine", ctx.fenguard, "log", "--pgn", ctx.wine.win_path(positions)],
+                             env=ctx.wine.env, capture_output=True, timeout=120)
+        text = pgn.stdout.decode(errors="replace")
+        check(pgn.returncode == 0 and "1. Nf3 Nf6" in text,
+              f"log --pgn: exit {pgn.returncode}, {text[:300]!r} {pgn.stderr[-300:]!r}")
+        return (f"{sent} position records; {', '.join(f'{f} {n}' for f, n in sizes.items())} "
+                f"bytes; `log -f` saw all {len(pos_seqs)} across the rotations; `log --pgn` read")
+    finally:
+        if follower and follower.poll() is None:
+            follower.kill()
+            follower.wait()
+        p.kill()
+
+
+def two_writers(ctx):
+    """Two fenguards (a GUI's engine match) share one log directory and rotate positions.jsonl:
+    no record is lost (keep = 100, so nothing is deleted). Reported, not asserted: the file
+    sizes (each writer counts only its own bytes, on every platform) and the file holding each
+    session's last record (on Windows a writer does not notice the other's rotation, see the
+    README)."""
+    d = os.path.join(ctx.work, "two-writers")
+    logs = os.path.join(d, "logs")
+    os.makedirs(d, exist_ok=True)
+    config = os.path.join(d, "fenguard.toml")
+    with open(config, "w", newline="\r\n") as fh:
+        fh.write("[log]\nmax_bytes = 4096\nkeep = 100\n")
+    args = ["--config", ctx.wine.win_path(config), "--log-dir", ctx.wine.win_path(logs)]
+    a = Proxy(ctx, "writer-a", args=args, log_dir=False)
+    b = Proxy(ctx, "writer-b", args=args, log_dir=False)
+    try:
+        for p in (a, b):
+            p.handshake()
+        game = ["g1f3", "g8f6", "f3g1", "f6g8"] * 10
+        sent = 0
+        for ply in range(1, len(game) + 1):
+            for p in (a, b):
+                p.send(f"position startpos moves {' '.join(game[:ply])}\n".encode())
+                sent += 1
+            time.sleep(0.05)
+        for p in (a, b):
+            p.send(b"quit\n")
+            check(p.wait_exit() == 0, "quit did not exit 0")
+        files = sorted(f for f in os.listdir(logs) if f.startswith("positions.jsonl"))
+        found, sizes, last = 0, {}, {}
+        for f in files:
+            path = os.path.join(logs, f)
+            sizes[f] = os.path.getsize(path)
+            with open(path, encoding="utf-8") as fh:
+                for line in fh:
+                    record = json.loads(line)
+                    if record.get("kind") == "position":
+                        found += 1
+                        session = record.get("session")
+                        if record.get("seq", 0) > last.get(session, (0, ""))[0]:
+                            last[session] = (record.get("seq", 0), f)
+        check(found == sent, f"{found} position records in {len(files)} files, {sent} written")
+        return (f"{sent} position records from two fenguards, all found; sizes "
+                f"{', '.join(f'{f} {n}' for f, n in sizes.items())}; last records in "
+                f"{sorted(f for _, f in last.values())}")
+    finally:
+        a.kill()
+        b.kill()
+
+
+def json_seq(line):
+    """(kind, seq) of a JSON record line; (None, None) for a line cut off by the kill."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None, None
+    return record.get("kind"), record.get("seq")
+
+
 def check_crlf(ctx):
     fens = (b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\r\n"
             b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1\r\n")
@@ -583,6 +715,8 @@ CHECKS = [
     ("no-job-control-taskkill", lambda ctx: no_job_control(ctx, taskkill)),
     ("no-job-control-sigkill", lambda ctx: no_job_control(ctx, sigkill_linux)),
     ("config-and-logs", config_and_logs),
+    ("rotation-and-log", rotation_and_log),
+    ("two-writers", two_writers),
     ("check-crlf", check_crlf),
 ]
 
