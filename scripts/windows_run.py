@@ -557,8 +557,14 @@ def config_and_logs(ctx):
         with open(os.path.join(log_unix, "positions.jsonl"), encoding="utf-8") as fh:
             records = fh.read()
         check('"position startpos moves e2e4"' in records, "position record missing")
+        # `fenguard log` without a file reads the same default directory.
+        shown = subprocess.run(["wine", ctx.fenguard, "log", "--format", "json"],
+                               env=ctx.wine.env, capture_output=True, timeout=120)
+        check(shown.returncode == 0 and b"position startpos moves e2e4" in shown.stdout,
+              f"`fenguard log`: exit {shown.returncode}, {shown.stdout[-300:]!r} "
+              f"{shown.stderr[-300:]!r}")
         return (f"config {config_win} read (engine `fake_engine` found on PATH), "
-                f"logs in {local}\\fenguard: {', '.join(files)}")
+                f"logs in {local}\\fenguard: {', '.join(files)}; `fenguard log` reads them")
     finally:
         p.kill()
 
