@@ -21,6 +21,8 @@ any check failed. Checks (each with its own fenguard and log directory):
   The control checks `no-job-control-taskkill` / `-sigkill` show that an engine started by a
   process (`cmd /c`) that is then killed the same way survives it under this Wine when no Job
   Object ties them (so the Job Object checks can fail).
+- engine-path-with-spaces: an engine in `...\\Program Files\\Some Engine\\fake engine.exe`
+  gets arguments with spaces, quotes, backslashes and an empty one intact.
 - config-and-logs: `FENGUARD_CONFIG` naming `%APPDATA%\\fenguard\\fenguard.toml` (a Windows path)
   whose `engine.command` is a bare name found on `%PATH%` with `.exe` added, and the logs in the
   default directory `%LOCALAPPDATA%\\fenguard`.
@@ -290,6 +292,33 @@ def no_job_control(ctx, kill):
         cmd.wait()
 
 
+def engine_path_with_spaces(ctx):
+    """An engine under a path with spaces (C:\\Program Files\\...) gets its arguments intact
+    (Windows passes one command line string: quoting is fenguard's job)."""
+    d = os.path.join(ctx.work, "Program Files", "Some Engine")
+    os.makedirs(d, exist_ok=True)
+    engine = os.path.join(d, "fake engine.exe")
+    shutil.copy(ctx.engine, engine)
+    shim = os.path.join(os.path.dirname(ctx.engine), "bcryptprimitives.dll")
+    if os.path.exists(shim):
+        shutil.copy(shim, d)
+    marker = f"fgmark-spaces-{uuid.uuid4().hex[:8]}"
+    odd = ["two words", 'say "hi"', "back\\slash\\", ""]
+    p = Proxy(ctx, "spaces", engine=False,
+              args=["--", ctx.wine.win_path(engine), *odd, marker], marker=marker)
+    try:
+        p.send(b"args\n")
+        out = p.wait_for(b"info string args ")
+        got = out.split(b"info string args ", 1)[1].split(b"\n", 1)[0].decode()
+        want = "|".join([*odd, marker])
+        check(got == want, f"engine args {got!r}, expected {want!r}")
+        p.send(b"quit\n")
+        check(p.wait_exit() == 0, "quit did not exit 0")
+        return f"engine `...\\Program Files\\Some Engine\\fake engine.exe` got {got!r}"
+    finally:
+        p.kill()
+
+
 CHECKS = [
     ("relay-gui-to-engine", relay_gui_to_engine),
     ("relay-engine-to-gui", relay_engine_to_gui),
@@ -302,6 +331,7 @@ CHECKS = [
     ("job-object-after-restart", job_object_after_restart),
     ("no-job-control-taskkill", lambda ctx: no_job_control(ctx, taskkill)),
     ("no-job-control-sigkill", lambda ctx: no_job_control(ctx, sigkill_linux)),
+    ("engine-path-with-spaces", engine_path_with_spaces),
     ("config-and-logs", config_and_logs),
     ("rotation-and-log", rotation_and_log),
     ("two-writers", two_writers),
