@@ -119,8 +119,9 @@ impl RotatingFile {
         Ok(self.generation != before)
     }
 
-    /// Whether the path now names another file than the one open (Unix only; elsewhere
-    /// `false`).
+    /// Whether the path now names another file than the one open (another process rotated
+    /// it): by inode on Unix, by volume serial number and file index on Windows; elsewhere
+    /// `false`.
     fn replaced(&self) -> bool {
         #[cfg(unix)]
         {
@@ -133,7 +134,16 @@ impl RotatingFile {
                 _ => false,
             }
         }
-        #[cfg(not(unix))]
+        #[cfg(windows)]
+        {
+            // Without this, a second fenguard sharing the log directory (a GUI's engine match)
+            // kept appending to the file the first one renamed, and both rotated in step.
+            match File::open(&self.path) {
+                Ok(at_path) => windows_file_id(&at_path) != windows_file_id(&self.file),
+                Err(_) => true,
+            }
+        }
+        #[cfg(not(any(unix, windows)))]
         {
             false
         }
@@ -160,6 +170,24 @@ impl RotatingFile {
         self.generation += 1;
         Ok(())
     }
+}
+
+/// The identity of an open file on Windows: (volume serial number, file index), `None` when
+/// the system cannot tell.
+#[cfg(windows)]
+fn windows_file_id(file: &File) -> Option<(u32, u32, u32)> {
+    use std::os::windows::io::AsRawHandle as _;
+    use windows_sys::Win32::Storage::FileSystem::{
+        BY_HANDLE_FILE_INFORMATION, GetFileInformationByHandle,
+    };
+    let mut info = BY_HANDLE_FILE_INFORMATION::default();
+    // SAFETY: a handle owned by `file`, and a plain-data struct that outlives the call.
+    let ok = unsafe { GetFileInformationByHandle(file.as_raw_handle(), &raw mut info) };
+    (ok != 0).then_some((
+        info.dwVolumeSerialNumber,
+        info.nFileIndexHigh,
+        info.nFileIndexLow,
+    ))
 }
 
 impl Write for RotatingFile {
