@@ -33,11 +33,12 @@
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use shakmaty::Chess;
 use tracing::Level;
 
 pub mod chess960;
 mod engine_end;
+pub mod game;
+pub mod game_moves;
 pub mod guard;
 mod gui_stream;
 mod handshake;
@@ -145,7 +146,7 @@ pub struct Session {
     settings: Settings,
     c960: Chess960State,
     /// The position after the last `position` sent, when fenguard knows it.
-    current: Option<Chess>,
+    current: Option<game::Game>,
     /// `seq` of the last `position` record.
     position_seq: Option<u64>,
     /// The last `position` was rejected: `go` is answered `bestmove 0000`.
