@@ -83,7 +83,12 @@ impl Game {
 
     /// Analyzes `fen` under `rules`; `chess960_allowed` as [`fen::Options`]; with `repair`, an
     /// invalid FEN whose every error has a safe repair gives the repaired position.
-    pub fn analyze(rules: &Rules, fen: &[u8], chess960_allowed: bool, repair: bool) -> GameAnalysis {
+    pub fn analyze(
+        rules: &Rules,
+        fen: &[u8],
+        chess960_allowed: bool,
+        repair: bool,
+    ) -> GameAnalysis {
         let options = fen::Options {
             chess960_allowed,
             geometry: Geometry::STANDARD,
@@ -226,9 +231,10 @@ impl Game {
                 let (u, a) = p.write_move(m.clone(), notation);
                 (Written::Uci(u), a)
             }
-            (Game::Ten(b), GameMove::Ten(m)) => {
-                (Written::Text(b.write_uci(*m, notation10(b, notation))), false)
-            }
+            (Game::Ten(b), GameMove::Ten(m)) => (
+                Written::Text(b.write_uci(*m, notation10(b, notation))),
+                false,
+            ),
             // A move of another game: cannot happen (moves are read in the position).
             _ => (Written::Text("0000".to_owned()), false),
         }

@@ -132,7 +132,15 @@ fn translate_one(
         }
         Err(ReadFail::MissingPromotion(mv)) if repair => {
             let fix = Some(pos.write(&mv, to).0);
-            diags.push(fail_diag(ReadFail::Illegal, what, index, tok, pos, None, fix));
+            diags.push(fail_diag(
+                ReadFail::Illegal,
+                what,
+                index,
+                tok,
+                pos,
+                None,
+                fix,
+            ));
             mv
         }
         Err(e) => return Err(fail_diag(e, what, index, tok, pos, None, None)),
@@ -181,11 +189,15 @@ fn fail_diag(
         ),
         (ReadFail::Syntax, _) => (
             MoveCode::BadMoveSyntax,
-            format!("{what} {index} `{text}` is not a UCI move of this board; position before it: {fen}"),
+            format!(
+                "{what} {index} `{text}` is not a UCI move of this board; position before it: {fen}"
+            ),
         ),
         (ReadFail::Null, _) => (
             MoveCode::NullMove,
-            format!("{what} {index} `0000` is a null move, which engines do not accept here; position before it: {fen}"),
+            format!(
+                "{what} {index} `0000` is a null move, which engines do not accept here; position before it: {fen}"
+            ),
         ),
         (ReadFail::Illegal, _) => (
             MoveCode::IllegalMove,
@@ -193,7 +205,9 @@ fn fail_diag(
         ),
         (ReadFail::MissingPromotion(_), _) => (
             MoveCode::MissingPromotion,
-            format!("{what} {index} `{text}` moves a pawn to the last rank without naming a piece in {fen}"),
+            format!(
+                "{what} {index} `{text}` moves a pawn to the last rank without naming a piece in {fen}"
+            ),
         ),
     };
     let mut d = MoveDiagnostic::new(

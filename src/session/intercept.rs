@@ -41,12 +41,7 @@ impl Session {
             self.on_unchecked_position(out, line);
             return;
         }
-        let outcome = position::process(
-            &line,
-            &self.settings.positions,
-            &self.c960,
-            &self.rules,
-        );
+        let outcome = position::process(&line, &self.settings.positions, &self.c960, &self.rules);
         if outcome.enable_chess960 {
             self.enable_chess960(out, &outcome);
         }

@@ -220,7 +220,11 @@ pub fn process(
             } else {
                 sent.extend_from_slice(b"position fen ");
                 let at = sent.len();
-                start.append_fen(castling_style(config, engine_on), ep_mode(config), &mut sent);
+                start.append_fen(
+                    castling_style(config, engine_on),
+                    ep_mode(config),
+                    &mut sent,
+                );
                 record.fen_out = Some(lossy(&sent[at..]));
             }
             let moves_at = sent.len() + b" moves ".len();

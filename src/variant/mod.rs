@@ -15,6 +15,7 @@
 //! assert_eq!(Variant::ThreeCheck.uci_name(), "3check");
 //! ```
 
+pub mod board10;
 pub mod eight;
 mod eight_diag;
 mod eight_fen;
@@ -22,7 +23,6 @@ mod eight_moves;
 #[cfg(test)]
 mod eight_tests;
 mod eight_write;
-pub mod board10;
 
 /// A variant by its Fairy-Stockfish `UCI_Variant` name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
