@@ -1,4 +1,5 @@
 //! Variants fenguard does not model (issue 9, class 5; here `loop`, a crazyhouse relative):
+//! transparent, with one `info string`
 //! and one `variant-not-checked` note; and the handshake words pychess refuses (class 6).
 
 use super::super::*;
