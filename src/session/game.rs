@@ -33,10 +33,11 @@ use crate::variant::eight::{self, Position8};
 pub enum Game {
     /// Chess and Chess960 (castling mode Chess960).
     Chess(Chess),
-    /// An 8x8 variant of shakmaty (crazyhouse, atomic, ...).
-    Eight(Position8),
-    /// A 10x8 board (capablanca, caparandom, gothic, janus, embassy).
-    Ten(Board10),
+    /// An 8x8 variant of shakmaty (crazyhouse, atomic, ...); boxed, so that the chess arm
+    /// keeps its size.
+    Eight(Box<Position8>),
+    /// A 10x8 board (capablanca, caparandom, gothic, janus, embassy); boxed.
+    Ten(Box<Board10>),
 }
 
 /// A legal move of a [`Game`] (only meaningful in the position it was read in).
@@ -75,8 +76,8 @@ impl Game {
     pub fn start(rules: &Rules) -> Option<Game> {
         match rules {
             Rules::Chess => Some(Game::Chess(Chess::default())),
-            Rules::Eight(v) => Position8::startpos(v).map(Game::Eight),
-            Rules::Ten(v) => Some(Game::Ten(Board10::start(*v))),
+            Rules::Eight(v) => Position8::startpos(v).map(|p| Game::Eight(Box::new(p))),
+            Rules::Ten(v) => Some(Game::Ten(Box::new(Board10::start(*v)))),
             Rules::Unchecked(_) => None,
         }
     }
@@ -111,7 +112,7 @@ impl Game {
                 let game = if repair { a.repair() } else { a.position() };
                 GameAnalysis {
                     diagnostics: a.diagnostics().to_vec(),
-                    game: game.cloned().map(Game::Eight),
+                    game: game.cloned().map(|p| Game::Eight(Box::new(p))),
                 }
             }
             Rules::Ten(v) => {
@@ -123,7 +124,7 @@ impl Game {
                 let game = if repair { a.repair() } else { a.board() };
                 GameAnalysis {
                     diagnostics: a.diagnostics().to_vec(),
-                    game: game.cloned().map(Game::Ten),
+                    game: game.cloned().map(|b| Game::Ten(Box::new(b))),
                 }
             }
         }
@@ -224,11 +225,11 @@ impl Game {
     pub(super) fn write_uci(&self, mv: &GameMove, notation: Notation) -> (Written, bool) {
         match (self, mv) {
             (Game::Chess(c), GameMove::Shakmaty(m)) => {
-                let (u, a) = write_move(c, m.clone(), notation);
+                let (u, a) = write_move(c, *m, notation);
                 (Written::Uci(u), a)
             }
             (Game::Eight(p), GameMove::Shakmaty(m)) => {
-                let (u, a) = p.write_move(m.clone(), notation);
+                let (u, a) = p.write_move(*m, notation);
                 (Written::Uci(u), a)
             }
             (Game::Ten(b), GameMove::Ten(m)) => (
@@ -243,8 +244,8 @@ impl Game {
     /// Plays the legal move `mv` (read in this position).
     pub fn play(&mut self, mv: &GameMove) {
         match (self, mv) {
-            (Game::Chess(c), GameMove::Shakmaty(m)) => c.play_unchecked(m.clone()),
-            (Game::Eight(p), GameMove::Shakmaty(m)) => p.play(m.clone()),
+            (Game::Chess(c), GameMove::Shakmaty(m)) => c.play_unchecked(*m),
+            (Game::Eight(p), GameMove::Shakmaty(m)) => p.play(*m),
             (Game::Ten(b), GameMove::Ten(m)) => b.play(*m),
             _ => {}
         }

@@ -209,7 +209,7 @@ impl Session {
                 chess960: self.c960.engine_on(),
                 final_fen: None,
                 sent: None,
-                variant: None,
+                variant: self.rules.record_name(),
             };
             let action = self.record(Event::Position(Box::new(record)));
             self.position_seq = Some(self.seq);
