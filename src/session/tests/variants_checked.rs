@@ -223,3 +223,48 @@ fn missing_promotion_is_repaired_on_a_10x8_board() {
     assert_eq!(codes(&record), ["missing-promotion"]);
     assert_eq!(record.moves_out.0, "b7b8q");
 }
+
+#[test]
+fn detect_mode_switches_the_engine_for_a_10x8_position_and_translates() {
+    let mut s = super::session_with(|c| c.chess960 = crate::config::Chess960Mode::Detect);
+    super::engine_offering_chess960(&mut s);
+    gui(&mut s, "setoption name UCI_Variant value capablanca");
+    // The king on e1/e8 is off capablanca's f-file: castling needs Chess960.
+    let fen = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1";
+    let out = gui(&mut s, &format!("position fen {fen} moves e1i1"));
+    let sent = to_engine(&out);
+    assert_eq!(sent[0], "setoption name UCI_Chess960 value true\n");
+    assert!(sent[1].ends_with(" moves e1j1\n"), "{sent:?}");
+    let record = position_record(&out);
+    assert_eq!(record.verdict, Verdict::Valid);
+    assert!(record.chess960);
+    gui(&mut s, "go depth 1");
+    let best = engine(&mut s, "bestmove e8a8 ponder a2a3");
+    assert_eq!(to_gui(&best), ["bestmove e8c8 ponder a2a3\n"]);
+    assert_eq!(search_records(&best)[0].diagnostics, Vec::new());
+}
+
+#[test]
+fn e1h1_is_king_takes_rook_in_8x8_chess960_but_a_castle_in_embassy() {
+    let mut chess = Session::new(false);
+    super::engine_offering_chess960(&mut chess);
+    gui(&mut chess, "setoption name UCI_Chess960 value true");
+    let out = gui(
+        &mut chess,
+        "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1",
+    );
+    assert_eq!(
+        position_record(&out).final_fen.as_deref(),
+        Some("r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1")
+    );
+    let mut embassy = playing("embassy");
+    let out = gui(
+        &mut embassy,
+        "position fen r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1 moves e1h1",
+    );
+    // King on h1, rook on g1 (king-to-target), not king-takes-rook on h1.
+    assert_eq!(
+        position_record(&out).final_fen.as_deref(),
+        Some("r3k4r/10/10/10/10/10/10/R5RK2 b kq - 1 1")
+    );
+}
