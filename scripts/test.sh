@@ -38,16 +38,19 @@ elif [ "${CI:-}" = true ]; then
 else
     echo "stockfish not installed: not running scripts/client_games.py, scripts/soak.py" >&2
 fi
-# Unmodelled variants (issue 9): python-chess plays each chess.variant variant (and chess)
-# through fenguard against Fairy-Stockfish, 1 game each, fixed seed, 300 nodes a move; every
-# game ends, no bestmove 0000, no rejection; prints `N passed, M failed`.
+# Variants (issues 9, 10): python-chess plays each chess.variant variant (and chess) through
+# fenguard against Fairy-Stockfish, 1 game each, fixed seed, 300 nodes a move; every game ends,
+# no bestmove 0000, every position valid and logged with its variant; prints `N passed, M failed`.
+# Then the 10x8 variants, pyffish as referee, both castling notations and detect mode.
 FAIRY=/usr/games/fairy-stockfish
 if [ -x "$FAIRY" ]; then
     python3 scripts/variant_games.py --fenguard target/debug/fenguard --engine "$FAIRY" \
         --seed 20261201 --games 1 --nodes 300
+    python3 scripts/variant10_games.py --fenguard target/debug/fenguard --engine "$FAIRY" \
+        --seed 20261201 --games 1 --nodes 200 --max-plies 40
 elif [ "${CI:-}" = true ]; then
     echo "Fairy-Stockfish is missing under CI: install it (apt-get install -y fairy-stockfish)" >&2
     exit 1
 else
-    echo "fairy-stockfish not installed: not running scripts/variant_games.py" >&2
+    echo "fairy-stockfish not installed: not running scripts/variant_games.py, scripts/variant10_games.py" >&2
 fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Variant games through fenguard against Fairy-Stockfish, driven by python-chess (issue 9).
+"""Variant games through fenguard against Fairy-Stockfish, driven by python-chess (issues 9, 10).
 
 python-chess 1.11.2 (`chess.engine.SimpleEngine.popen_uci([fenguard, '--', fairy-stockfish])`)
-plays each `chess.variant` variant fenguard does not model yet (crazyhouse, atomic,
+plays each `chess.variant` variant fenguard models in the proxy (crazyhouse, atomic,
 kingofthehill, 3check, horde, racingkings, antichess) and plain chess: it sets `UCI_Variant`
 from the board (python-chess manages that option itself, from the engine's `option name
 UCI_Variant type combo ... var ...` line), sends `position fen <variant FEN> moves ...` and
@@ -13,9 +13,18 @@ Checks, per game:
 - every game reaches its end (or the ply cap) without an exception;
 - every `bestmove` is legal on python-chess's variant board; no `bestmove 0000` (python-chess
   raises on a null move in a position with legal moves);
-- no `info string fenguard: rejected` line, and in `<log dir>/positions.jsonl` no position
-  record with verdict `rejected`; a variant game's records carry `"variant": "<name>"` and the
-  `variant-not-checked` note appears once per variant selected.
+- no `info string fenguard: rejected` / `illegal-bestmove` line; in `<log dir>/positions.jsonl`
+  (read through `fenguard log --format json`, which rebuilds compact records) every position
+  record is judged `valid` by fenguard's own rules for the variant, carries `"variant":
+  "<name>"` (none for chess) and no `variant-not-checked` note; no search record holds a
+  diagnostic.
+
+The engine's ponder move is not judged: after a move that ends the game (racing kings),
+Fairy-Stockfish 11.1 still names one; fenguard reports it (`illegal-bestmove` on `ponder move
+2`) and python-chess refuses it too ("Engine sent invalid ponder move").
+
+`giveaway` is not played: python-chess's `GiveawayBoard` castles, fenguard plays giveaway by
+shakmaty's antichess rules (no castling; see the README).
 
 Variants the engine does not list in its `UCI_Variant` option are skipped with a `SKIP` line
 (Debian's Fairy-Stockfish 11.1 has no `atomic`). python-chess may log "invalid ponder move" or
@@ -31,6 +40,7 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 
@@ -67,7 +77,7 @@ def play_game(engine, board_class, args, rng):
             errors.append(f"ply {ply}: engine error: {err}")
             return errors
         text = result.info.get("string", "")
-        if "fenguard: rejected" in text:
+        if "fenguard: rejected" in text or "illegal-bestmove: bestmove" in text:
             errors.append(f"ply {ply}: {text}")
         if result.move is None:
             errors.append(f"ply {ply}: no bestmove in {board.fen()}")
@@ -79,25 +89,36 @@ def play_game(engine, board_class, args, rng):
     return errors
 
 
-def check_log(log_dir, variants_played):
-    """The positions log: no rejection; variant records named; one note per variant set."""
+def read_log(fenguard, log_dir):
+    """Every record of `<log_dir>/positions.jsonl`, rebuilt in full by `fenguard log`."""
+    out = subprocess.run([fenguard, "log", "--format", "json", "--log-dir", log_dir],
+                         check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def check_log(fenguard, log_dir, variants_played):
+    """The positions log: every position valid and named with its variant; searches clean."""
     errors = []
-    path = os.path.join(log_dir, "positions.jsonl")
-    notes = {}
-    with open(path, encoding="utf-8") as log:
-        for line in log:
-            record = json.loads(line)
-            if record.get("kind") != "position":
-                continue
-            if record["verdict"] == "rejected":
-                errors.append(f"rejected: {record['raw']}")
-            variant = record.get("variant")
-            for d in record["diagnostics"]:
-                if d["code"] == "variant-not-checked":
-                    notes[variant] = notes.get(variant, 0) + 1
+    seen = {}
+    for record in read_log(fenguard, log_dir):
+        kind = record.get("kind")
+        variant = record.get("variant") or "chess"
+        # Ponder moves are not judged: after a game-ending bestmove Fairy-Stockfish still
+        # names one (racing kings), which fenguard flags and python-chess refuses too.
+        found = [d for d in record.get("diagnostics", [])
+                 if not d["message"].startswith("ponder move")]
+        if kind == "search" and found:
+            errors.append(f"search in {variant}: {found}")
+        if kind != "position":
+            continue
+        seen[variant] = seen.get(variant, 0) + 1
+        if record["verdict"] != "valid":
+            errors.append(f"{record['verdict']} in {variant}: {record['raw'][:200]}")
+        for d in record["diagnostics"]:
+            errors.append(f"{d['code']} in {variant}: {d['message']}")
     for name in variants_played:
-        if name != "chess" and notes.get(name, 0) < 1:
-            errors.append(f"no variant-not-checked note for {name}")
+        if seen.get(name, 0) < 1:
+            errors.append(f"no position record with variant {name}")
     return errors
 
 
@@ -136,7 +157,7 @@ def main():
                         passed += 1
         finally:
             engine.quit()
-        log_errors = check_log(log_dir, played)
+        log_errors = check_log(args.fenguard, log_dir, played)
         for error in log_errors:
             print(f"FAIL log: {error}")
         failed += len(log_errors)

@@ -41,7 +41,7 @@ impl Session {
             self.on_unchecked_position(out, line);
             return;
         }
-        let outcome = position::process(&line, &self.settings.positions, &self.c960);
+        let outcome = position::process(&line, &self.settings.positions, &self.c960, &self.rules);
         if outcome.enable_chess960 {
             self.enable_chess960(out, &outcome);
         }
@@ -209,7 +209,7 @@ impl Session {
                 chess960: self.c960.engine_on(),
                 final_fen: None,
                 sent: None,
-                variant: None,
+                variant: self.rules.record_name(),
             };
             let action = self.record(Event::Position(Box::new(record)));
             self.position_seq = Some(self.seq);

@@ -28,16 +28,19 @@
 //! Order (`owed.rs`): every reply the GUI asked for (`uciok`, `readyok`, `bestmove`) is an entry
 //! of one queue, and fenguard's own replies and notices wait there behind what the engine
 //! still owes. Lines that depend on the engine's options wait for its `uciok` (`pending.rs`).
-//! A variant fenguard has no rules for makes the session transparent (`variant.rs`).
+//! The rules in force (`variant.rs`) are asked through one [`game::Game`] (chess, an 8x8
+//! variant, a 10x8 board; `game_moves.rs` for move lists); a variant fenguard has no rules for
+//! makes the session transparent.
 
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use shakmaty::Chess;
 use tracing::Level;
 
 pub mod chess960;
 mod engine_end;
+pub mod game;
+pub mod game_moves;
 pub mod guard;
 mod gui_stream;
 mod handshake;
@@ -145,7 +148,7 @@ pub struct Session {
     settings: Settings,
     c960: Chess960State,
     /// The position after the last `position` sent, when fenguard knows it.
-    current: Option<Chess>,
+    current: Option<game::Game>,
     /// `seq` of the last `position` record.
     position_seq: Option<u64>,
     /// The last `position` was rejected: `go` is answered `bestmove 0000`.

@@ -1,19 +1,20 @@
 //! The `position` pipeline (SPEC sections 6 and 7): parse the command, check the FEN with the
 //! FEN core (spans shifted into the GUI's line), check every move in sequence, apply the
 //! Chess960 rules, decide the verdict by `positions.on_invalid` and build the line for the
-//! engine. Pure: the session turns the [`Outcome`] into actions.
-
-use shakmaty::Chess;
+//! engine. Pure: the session turns the [`Outcome`] into actions. The rules in force (chess, an
+//! 8x8 variant, a 10x8 board) are asked through one [`Game`]; `startpos` is the variant's
+//! start (sent to the engine as `position startpos`).
 
 use super::chess960::Chess960State;
-use shakmaty::uci::UciMove;
-
+use super::game::Game;
+use super::game::Written;
+use super::game_moves::{append_written, play_moves};
 use super::record::{DiagnosticRecord, Moves, PositionRecord, Verdict};
+use super::variant::Rules;
 use crate::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid, PositionsConfig};
-use crate::fen::{self, CastlingStyle, Code, EpMode, FenDisplay, Geometry};
+use crate::fen::{self, CastlingStyle, Code, EpMode};
 use crate::uci::{
     CommandError, MoveDiagnostic, Notation, PositionCommand, PositionStart, Token, parse_position,
-    play_moves,
 };
 
 /// The command `position` lines are answered with to switch the engine (detect mode).
@@ -27,7 +28,7 @@ pub struct Outcome {
     /// The bytes for the engine, terminator included, when something is sent.
     pub sent: Option<Vec<u8>>,
     /// The position the engine searches after this command, when fenguard knows it.
-    pub searched: Option<Chess>,
+    pub searched: Option<Game>,
     /// Send [`ENABLE_CHESS960`] to the engine first.
     pub enable_chess960: bool,
     /// The start position in X-FEN (for the `chess960-enabled` record).
@@ -57,26 +58,6 @@ fn joined(moves: &[Token<'_>]) -> Moves {
         }
     }
     Moves(text)
-}
-
-/// Appends a UCI move (`e2e4`, `e7e8q`) without going through `fmt`.
-fn append_uci(buf: &mut Vec<u8>, m: &UciMove) {
-    match *m {
-        UciMove::Normal {
-            from,
-            to,
-            promotion,
-        } => {
-            for sq in [from, to] {
-                buf.push(sq.file().char() as u8);
-                buf.push(sq.rank().char() as u8);
-            }
-            if let Some(role) = promotion {
-                buf.push(role.char() as u8);
-            }
-        }
-        _ => buf.extend_from_slice(m.to_string().as_bytes()),
-    }
 }
 
 pub(super) fn lossy(bytes: &[u8]) -> String {
@@ -146,8 +127,14 @@ fn verdict(diags: &[DiagnosticRecord], complete: bool, mode: OnInvalid) -> Verdi
     }
 }
 
-/// Runs the pipeline on one GUI `position` line (terminator included).
-pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> Outcome {
+/// Runs the pipeline on one GUI `position` line (terminator included) under `rules` (a checked
+/// rules value: chess, [`Rules::Eight`] or [`Rules::Ten`]).
+pub fn process(
+    line: &[u8],
+    config: &PositionsConfig,
+    c960: &Chess960State,
+    rules: &Rules,
+) -> Outcome {
     let (body, term) = split_terminator(line);
     let mut outcome = Outcome {
         record: PositionRecord {
@@ -161,7 +148,7 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
             chess960: c960.engine_on(),
             final_fen: None,
             sent: None,
-            variant: None,
+            variant: rules.record_name(),
         },
         sent: None,
         searched: None,
@@ -178,9 +165,9 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
     };
     let record = &mut outcome.record;
     record.moves_in = joined(&cmd.moves);
-    let start = start_position(&cmd, config, c960, record);
+    let start = start_position(&cmd, config, c960, rules, record);
     let mut engine_on = c960.engine_on();
-    if !engine_on && start.as_ref().is_some_and(fen::position_needs_chess960) {
+    if !engine_on && start.as_ref().is_some_and(Game::needs_chess960) {
         let wanted = c960.gui || config.chess960 == Chess960Mode::Detect;
         if wanted && c960.engine_offers {
             outcome.enable_chess960 = true;
@@ -233,16 +220,15 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
             } else {
                 sent.extend_from_slice(b"position fen ");
                 let at = sent.len();
-                FenDisplay {
-                    position: &start,
-                    castling: castling_style(config, engine_on),
-                    ep: ep_mode(config),
-                }
-                .append_to(&mut sent);
+                start.append_fen(
+                    castling_style(config, engine_on),
+                    ep_mode(config),
+                    &mut sent,
+                );
                 record.fen_out = Some(lossy(&sent[at..]));
             }
             let moves_at = sent.len() + b" moves ".len();
-            let (translated, given): (&[UciMove], &[Token<'_>]) = match &engine_moves {
+            let (translated, given): (&[Written], &[Token<'_>]) = match &engine_moves {
                 Some((moves, from)) => (moves, cmd.moves.get(*from..).unwrap_or_default()),
                 None => (&[], &cmd.moves),
             };
@@ -251,7 +237,7 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
             }
             for m in translated {
                 sent.push(b' ');
-                append_uci(&mut sent, m);
+                append_written(&mut sent, m);
             }
             for t in given {
                 sent.push(b' ');
@@ -264,9 +250,9 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
             sent.extend_from_slice(term);
             outcome.sent = Some(sent);
             if outcome.enable_chess960 {
-                outcome.start_fen = Some(xfen(&start));
+                outcome.start_fen = Some(start.xfen());
             }
-            record.final_fen = final_pos.as_ref().map(xfen);
+            record.final_fen = final_pos.as_ref().map(Game::xfen);
             outcome.searched = final_pos;
         }
         _ => {
@@ -275,16 +261,6 @@ pub fn process(line: &[u8], config: &PositionsConfig, c960: &Chess960State) -> O
         }
     }
     outcome
-}
-
-/// The position as python-chess `board.fen()` writes it: X-FEN castling, legal ep square.
-fn xfen(position: &Chess) -> String {
-    FenDisplay {
-        position,
-        castling: CastlingStyle::XFen,
-        ep: EpMode::Legal,
-    }
-    .to_string()
 }
 
 /// Rejects, or forwards the GUI's line unchanged under `on_invalid = "forward"`.
@@ -307,31 +283,26 @@ fn start_position(
     cmd: &PositionCommand<'_>,
     config: &PositionsConfig,
     c960: &Chess960State,
+    rules: &Rules,
     record: &mut PositionRecord,
-) -> Option<Chess> {
+) -> Option<Game> {
     let range = match &cmd.start {
         PositionStart::Startpos => {
             record.fen_in = Some("startpos".to_owned());
-            return Some(Chess::default());
+            return Game::start(rules);
         }
         PositionStart::Fen(range) => range.clone(),
     };
     let text = &cmd.line[range.clone()];
     record.fen_in = Some(lossy(text));
-    let options = fen::Options {
-        chess960_allowed: c960.gui || config.chess960 == Chess960Mode::Detect,
-        geometry: Geometry::STANDARD,
-    };
-    let analysis = fen::analyze(text, &options);
+    let chess960_allowed = c960.gui || config.chess960 == Chess960Mode::Detect;
+    let repair = config.on_invalid != OnInvalid::Reject;
+    let analysis = Game::analyze(rules, text, chess960_allowed, repair);
     record.diagnostics.extend(
         analysis
-            .diagnostics()
+            .diagnostics
             .iter()
             .map(|d| fen_diag(d, range.start)),
     );
-    match analysis.position() {
-        Some(pos) => Some(pos.clone()),
-        None if config.on_invalid != OnInvalid::Reject => analysis.repair().map(|r| r.position),
-        None => None,
-    }
+    analysis.game
 }

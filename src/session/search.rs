@@ -8,18 +8,16 @@ use std::ops::Range;
 use std::time::Instant;
 
 use bytes::Bytes;
-use shakmaty::Chess;
 use tracing::Level;
 
+use super::game::Game;
+use super::game_moves::{check_bestmove, rewrite_engine_line, translate_searchmoves};
 use super::owed::{Answer, Entry};
 use super::position::{lossy, move_diag, split_terminator};
 use super::record::{Event, SearchRecord};
 use super::{Action, Session, first_token};
 use crate::config::OnInvalid;
-use crate::uci::{
-    MoveCode, Severity, check_bestmove, parse_go, rewrite_engine_line, splice, tokens,
-    translate_searchmoves,
-};
+use crate::uci::{MoveCode, Severity, parse_go, splice, tokens};
 
 /// An open search.
 #[derive(Debug, Clone)]
@@ -31,7 +29,7 @@ pub(super) struct Search {
     /// When the GUI sent `go`, if the shell said.
     started: Option<Instant>,
     /// The searched position, when fenguard knows it.
-    root: Option<Chess>,
+    root: Option<Game>,
     /// How fenguard answers it itself (`bestmove 0000`), or `None` when the engine searches.
     pub(super) own: Option<OwnAnswer>,
     /// A `stop` was forwarded while the engine owed this search: its `bestmove` is due within
@@ -156,7 +154,7 @@ impl Session {
         &mut self,
         out: &mut Vec<Action>,
         line: &Bytes,
-        root: &Chess,
+        root: &Game,
     ) -> Option<Bytes> {
         let on_invalid = self.settings.positions.on_invalid;
         let repair = on_invalid == OnInvalid::Repair;
@@ -237,7 +235,7 @@ impl Session {
 
     /// The position the engine's moves start from: the oldest search the engine owes a
     /// `bestmove` for, else the last position sent.
-    fn root(&self) -> Option<&Chess> {
+    fn root(&self) -> Option<&Game> {
         match self.owed.searches().find(|s| s.own.is_none()) {
             Some(search) => search.root.as_ref(),
             None => self.current.as_ref(),

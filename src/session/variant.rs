@@ -4,17 +4,18 @@
 //!
 //! ```text
 //! setoption name UCI_Variant value chess       -> Rules::Chess (checked, as always)
-//! setoption name UCI_Variant value crazyhouse  -> Rules::Unchecked("crazyhouse")
-//! setoption name UCI_CapaRandom value true     -> Rules::Unchecked("caparandom")
+//! setoption name UCI_Variant value crazyhouse  -> Rules::Eight(Variant::Crazyhouse)
+//! setoption name UCI_CapaRandom value true     -> Rules::Ten(Variant10::CapaRandom)
+//! setoption name UCI_Variant value shogi       -> Rules::Unchecked("shogi")
 //! ```
 //!
-//! This is the seam the variants plug into: today only chess (and Chess960) is modelled, so
-//! every other variant is [`Rules::Unchecked`], for which the session is transparent (SPEC 6,
-//! "Never worse than the bare engine"): `position` and `go` lines are forwarded unchanged, the
-//! engine's lines relayed unjudged (no `bestmove` check, no castling rewrite), with one
-//! `info string` and one `variant-not-checked` note per variant set, and records naming the
-//! variant. The 8x8 variants of shakmaty and the 10x8 boards (pure modules under
-//! `src/variant/`) will each become a rules value here, asked the same questions as chess.
+//! Chess, the 8x8 variants of shakmaty and the 10x8 boards are modelled: the session checks
+//! their positions and moves through one [`super::game::Game`], asked the same questions in
+//! every variant (`game.rs`). Every other variant is [`Rules::Unchecked`], for which the
+//! session is transparent (SPEC 6, "Never worse than the bare engine"): `position` and `go`
+//! lines are forwarded unchanged, the engine's lines relayed unjudged (no `bestmove` check, no
+//! castling rewrite), with one `info string` and one `variant-not-checked` note per variant
+//! set. Records name the variant (all but chess).
 
 use bytes::Bytes;
 use tracing::Level;
@@ -23,6 +24,7 @@ use super::record::{DiagnosticRecord, Moves, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::uci::SetOption;
 use crate::variant::Variant;
+use crate::variant::board10::Variant10;
 
 /// The rules a session applies to positions and moves.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -30,17 +32,25 @@ pub enum Rules {
     /// Chess and Chess960: positions parsed, validated, repaired; moves checked.
     #[default]
     Chess,
+    /// An 8x8 variant of shakmaty (crazyhouse, atomic, kingofthehill, 3check, horde,
+    /// racingkings, antichess, giveaway): checked like chess.
+    Eight(Variant),
+    /// A 10x8 variant (capablanca, caparandom, gothic, janus, embassy): checked like chess.
+    Ten(Variant10),
     /// A variant fenguard has no rules for (its lowercase `UCI_Variant` name): everything
     /// passes unchanged.
     Unchecked(String),
 }
 
 impl Rules {
-    /// The rules for `variant`: chess for [`Variant::Chess`], unchecked for every other one
-    /// (none is modelled in the session yet).
+    /// The rules for `variant`: chess, an 8x8 variant, a 10x8 board, or unchecked.
     pub fn for_variant(variant: &Variant) -> Rules {
+        if let Some(v10) = Variant10::from_variant(variant) {
+            return Rules::Ten(v10);
+        }
         match variant {
             Variant::Chess => Rules::Chess,
+            v if v.is_8x8_variant() => Rules::Eight(v.clone()),
             other => Rules::Unchecked(other.uci_name().to_owned()),
         }
     }
@@ -49,13 +59,15 @@ impl Rules {
     pub fn record_name(&self) -> Option<String> {
         match self {
             Rules::Chess => None,
+            Rules::Eight(v) => Some(v.uci_name().to_owned()),
+            Rules::Ten(v) => Some(v.variant().uci_name().to_owned()),
             Rules::Unchecked(name) => Some(name.clone()),
         }
     }
 
-    /// Whether positions and moves are checked.
+    /// Whether positions and moves are checked (every rules value but [`Rules::Unchecked`]).
     pub fn checked(&self) -> bool {
-        *self == Rules::Chess
+        !matches!(self, Rules::Unchecked(_))
     }
 }
 

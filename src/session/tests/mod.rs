@@ -14,6 +14,7 @@ mod restart;
 mod search;
 mod stalls;
 mod variants;
+mod variants_checked;
 
 use bytes::Bytes;
 

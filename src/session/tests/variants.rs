@@ -1,40 +1,38 @@
-//! Variants fenguard does not model (issue 9, class 5): transparent, with one `info string`
+//! Variants fenguard does not model (issue 9, class 5; here `loop`, a crazyhouse relative):
+//! transparent, with one `info string`
 //! and one `variant-not-checked` note; and the handshake words pychess refuses (class 6).
 
 use super::super::*;
 use super::{engine, gui, position_record, search_records, to_engine, to_gui};
 
-const NOT_CHECKED: &str = "info string fenguard: variant crazyhouse: fenguard has no rules for it; positions and moves pass unchecked\n";
+const NOT_CHECKED: &str = "info string fenguard: variant loop: fenguard has no rules for it; positions and moves pass unchecked\n";
 const ZH_START: &str = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 moves e2e4 d7d5 e4d5 d8d5 P@e4";
 
-fn crazyhouse() -> Session {
+fn unmodelled() -> Session {
     let mut s = Session::new(false);
-    let set = gui(&mut s, "setoption name UCI_Variant value crazyhouse");
-    assert_eq!(
-        to_engine(&set),
-        ["setoption name UCI_Variant value crazyhouse\n"]
-    );
+    let set = gui(&mut s, "setoption name UCI_Variant value loop");
+    assert_eq!(to_engine(&set), ["setoption name UCI_Variant value loop\n"]);
     assert_eq!(to_gui(&set), [NOT_CHECKED]);
     s
 }
 
 #[test]
 fn unmodelled_variant_position_is_forwarded_byte_for_byte() {
-    let mut s = crazyhouse();
+    let mut s = unmodelled();
     let out = gui(&mut s, ZH_START);
     assert_eq!(to_engine(&out), [format!("{ZH_START}\n")]);
     assert_eq!(to_gui(&out), Vec::<String>::new());
     let record = position_record(&out);
     assert_eq!(record.verdict, Verdict::Unchecked);
-    assert_eq!(record.variant.as_deref(), Some("crazyhouse"));
+    assert_eq!(record.variant.as_deref(), Some("loop"));
     assert_eq!(super::codes(&record), ["variant-not-checked"]);
 }
 
 #[test]
 fn variant_not_checked_note_and_info_string_come_once() {
-    let mut s = crazyhouse();
+    let mut s = unmodelled();
     gui(&mut s, "position startpos");
-    let again = gui(&mut s, "setoption name UCI_Variant value crazyhouse");
+    let again = gui(&mut s, "setoption name UCI_Variant value loop");
     assert!(to_gui(&again).is_empty());
     let second = gui(&mut s, ZH_START);
     assert_eq!(super::codes(&position_record(&second)), Vec::<&str>::new());
@@ -42,7 +40,7 @@ fn variant_not_checked_note_and_info_string_come_once() {
 
 #[test]
 fn unmodelled_variant_moves_are_not_judged_nor_rewritten() {
-    let mut s = crazyhouse();
+    let mut s = unmodelled();
     gui(&mut s, "setoption name UCI_Chess960 value true");
     engine(&mut s, "option name UCI_Chess960 type check default false");
     gui(&mut s, ZH_START);
@@ -54,15 +52,14 @@ fn unmodelled_variant_moves_are_not_judged_nor_rewritten() {
     assert_eq!(to_gui(&best), ["bestmove P@f7 ponder e8f7\n"]);
     let record = &search_records(&best)[0];
     assert_eq!(record.diagnostics, Vec::new());
-    assert_eq!(record.variant.as_deref(), Some("crazyhouse"));
+    assert_eq!(record.variant.as_deref(), Some("loop"));
 }
 
 #[test]
-fn variant_startpos_is_not_judged_as_the_chess_start() {
-    let mut s = Session::new(false);
-    gui(&mut s, "setoption name UCI_Variant value racingkings");
-    let out = gui(&mut s, "position startpos moves h2h3");
-    assert_eq!(to_engine(&out), ["position startpos moves h2h3\n"]);
+fn unmodelled_variant_startpos_is_not_judged_as_the_chess_start() {
+    let mut s = unmodelled();
+    let out = gui(&mut s, "position startpos moves P@e4");
+    assert_eq!(to_engine(&out), ["position startpos moves P@e4\n"]);
     assert_eq!(position_record(&out).verdict, Verdict::Unchecked);
 }
 
@@ -70,11 +67,14 @@ fn variant_startpos_is_not_judged_as_the_chess_start() {
 fn cutechess_check_option_selects_and_clears_a_variant() {
     let mut s = Session::new(false);
     gui(&mut s, "setoption name UCI_CapaRandom value true");
-    assert_eq!(s.rules(), &Rules::Unchecked("caparandom".to_owned()));
+    assert_eq!(
+        s.rules(),
+        &Rules::Ten(crate::variant::board10::Variant10::CapaRandom)
+    );
     gui(&mut s, "setoption name UCI_CapaRandom value false");
     assert_eq!(s.rules(), &Rules::Chess);
     gui(&mut s, "setoption name UCI_Giveaway value true");
-    assert_eq!(s.rules(), &Rules::Unchecked("giveaway".to_owned()));
+    assert_eq!(s.rules(), &Rules::Eight(crate::variant::Variant::Giveaway));
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn other_uci_options_select_no_variant() {
 
 #[test]
 fn variant_chess_checks_positions_again() {
-    let mut s = crazyhouse();
+    let mut s = unmodelled();
     let back = gui(&mut s, "setoption name UCI_Variant value chess");
     assert!(to_gui(&back).is_empty());
     let out = gui(&mut s, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1");
@@ -140,7 +140,7 @@ fn on_bad_position_is_announced_and_on_invalid_still_accepted() {
 
 #[test]
 fn unchecked_position_is_restored_after_a_restart() {
-    let mut s = crazyhouse().with_restart(RestartPolicy {
+    let mut s = unmodelled().with_restart(RestartPolicy {
         enabled: true,
         ..RestartPolicy::default()
     });
@@ -154,7 +154,7 @@ fn unchecked_position_is_restored_after_a_restart() {
     assert_eq!(
         to_engine(&replay),
         [
-            "setoption name UCI_Variant value crazyhouse\n".to_owned(),
+            "setoption name UCI_Variant value loop\n".to_owned(),
             format!("{ZH_START}\n"),
             "isready\n".to_owned()
         ]
