@@ -374,3 +374,69 @@ fn follow_prints_records_as_they_are_written_across_rotations() {
         format!("position startpos moves {}", moves.join(" "))
     );
 }
+
+/// `--follow` started before the file exists waits for it (`tail -F`), and several rotations
+/// between two polls lose nothing: the files rotated in between are read too. Before, the
+/// follower exited with "No such file or directory", and after two rotations within one poll
+/// it skipped `FILE.1` (here records 4 to about 30 were lost).
+#[test]
+fn follow_waits_for_the_file_and_reads_every_file_rotated_between_polls() {
+    let dir = test_dir("log-cli-follow-burst");
+    let file = dir.join("positions.jsonl");
+    let moves: Vec<&str> = ["g1f3", "g8f6", "f3g1", "f6g8"]
+        .iter()
+        .cycle()
+        .take(40)
+        .copied()
+        .collect();
+    let records: Vec<Record> = (1..=40)
+        .map(|n| record(n as u64, &moves[..n].join(" "), false))
+        .collect();
+    let rotation = Rotation {
+        max_bytes: 4096,
+        keep: 5,
+    };
+    let mut child = Command::new(FENGUARD)
+        .args([
+            "log",
+            "--follow",
+            "--format",
+            "json",
+            file.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    write_log(&file, rotation, "F", &records[..3], Duration::ZERO);
+    std::thread::sleep(Duration::from_millis(400));
+    // The rest at once: several rotations within one poll.
+    write_log(&file, rotation, "F", &records[3..], Duration::ZERO);
+    assert!(
+        fenguard::poslog::rotated_path(&file, 2).exists(),
+        "did not rotate twice"
+    );
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    std::thread::sleep(Duration::from_millis(800));
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = reader.join().unwrap();
+    let mut err = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    assert_eq!(err, "");
+    let seqs: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["seq"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(seqs, (1..=40).collect::<Vec<u64>>(), "{text}");
+}

@@ -263,3 +263,50 @@ fn legal_moves_debug_output_lists_castles_in_the_variants_notation() {
         .collect();
     assert!(moves.contains(&"e1j1".to_owned()) && moves.contains(&"e1a1".to_owned()));
 }
+
+/// Missing fields are read by their shape, as for chess (README "Missing fields"): a value never
+/// moves into another field's place. Before, the 10x8 reader took fields by their count, so
+/// `w - 0 120` was read with `0` as the en passant square and `120` as the halfmove clock, and
+/// `--repair` turned a game at move 120 into one whose fifty-move draw can be claimed.
+#[test]
+fn missing_fields_are_read_by_their_shape_as_for_chess() {
+    let board = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR";
+    let cases = [
+        // (after the placement, valid, repaired FEN's tail or None when refused)
+        ("w - 0 120", true, Some("w - - 0 120")),
+        ("w KQkq -", true, Some("w KQkq - 0 1")),
+        ("w KQkq - 0", true, Some("w KQkq - 0 1")),
+        ("w KQkq - 7", false, None),
+        ("b e3 KQ 0", false, None),
+        ("KQkq - 0 1", false, None),
+    ];
+    for (tail, valid, repaired) in cases {
+        let fen = format!("{board} {tail}");
+        for variant in ["capablanca", "gothic", "embassy"] {
+            let o = check(
+                &["--variant", variant, "--format", "json", "--repair", &fen],
+                "",
+            );
+            let rec = &json(&o)[0];
+            assert_eq!(
+                rec["valid"] == true || rec["repaired"] == true,
+                valid,
+                "{variant} {fen}: {rec}"
+            );
+            match repaired {
+                Some(want) => assert_eq!(rec["fen"], format!("{board} {want}"), "{variant} {fen}"),
+                None => {
+                    assert!(rec["fen"].is_null(), "{variant} {fen}: {rec}");
+                    assert!(
+                        rec["diagnostics"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|d| d["code"] == "missing-field" && d["severity"] == "error"),
+                        "{variant} {fen}: {rec}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -23,7 +23,7 @@ pub(crate) mod fields;
 mod geometry;
 mod parse;
 mod placement;
-mod sink;
+pub(crate) mod sink;
 mod text;
 mod validate;
 mod write;

@@ -8,6 +8,8 @@ use shakmaty::Color;
 
 use super::piece::{Piece10, Variant10};
 use super::square::{FILES, RANKS, SQUARES, Square10};
+use crate::fen::fields::line_up;
+use crate::fen::sink::Sink;
 use crate::fen::{Code, Diagnostic, Severity};
 
 /// The six fields' names, for messages.
@@ -88,16 +90,14 @@ pub(crate) fn parse(input: &[u8], variant: Variant10, diags: &mut Vec<Diagnostic
         return parsed;
     }
     if count < 6 {
-        let names = FIELD_NAMES[count..].join(", ");
-        diags.push(
-            Diagnostic::new(
-                Code::MissingField,
-                Severity::Warning,
-                Some(input.trim_ascii_end().len()..input.trim_ascii_end().len()),
-                format!("{} of 6 fields; missing: {names}", count),
-            )
-            .with_fix("the missing fields take their defaults `w - - 0 1`"),
-        );
+        // The values after the placement are lined up with their fields by their shapes, as
+        // the chess core reads them (README "Missing fields"): `w - 0 120` lacks its en
+        // passant field (not a halfmove clock of 120), a lone counter `w KQkq - 7` has two
+        // readings and is an error, and so are values out of order or a missing active color.
+        let mut sink = Sink::detailed();
+        spans = line_up(input, spans, count.min(6), &mut sink);
+        parsed.spans = spans.clone();
+        diags.extend(sink.into_list());
     }
     let field = |n: usize| spans[n].clone().map(|s| (&input[s.clone()], s));
     if let Some((text, span)) = field(0) {
