@@ -10,6 +10,12 @@ if ! python3 -c 'import chess, sys; sys.exit(chess.__version__ != "1.11.2")' 2>/
     python3 -m pip install --quiet chess==1.11.2 \
         || python3 -m pip install --quiet --break-system-packages chess==1.11.2
 fi
+# pyffish 0.0.90 (Fairy-Stockfish's binding) is the oracle and referee of the 10x8 variants.
+if ! python3 -c 'import pyffish' 2>/dev/null; then
+    echo "installing pyffish 0.0.90 (pip install pyffish==0.0.90)" >&2
+    python3 -m pip install --quiet pyffish==0.0.90 \
+        || python3 -m pip install --quiet --break-system-packages pyffish==0.0.90
+fi
 cargo test --locked --all-targets
 cargo test --locked --doc
 # Differential test of `fenguard check` against python-chess 1.11.2 (SPEC 7), fixed seed.
