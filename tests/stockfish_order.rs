@@ -105,3 +105,34 @@ fn go_perft_neither_shifts_the_searches_nor_gets_stockfish_killed() {
     assert!(!lines.iter().any(|l| l.contains("hung")), "{lines:?}");
     assert!(!lines.iter().any(|l| l == "bestmove 0000"), "{lines:?}");
 }
+
+/// Newcomer review: `quit` (or the end of input) right behind lines waiting for Stockfish's
+/// `uciok` is forwarded after them, so every reply the bare engine gives arrives.
+#[test]
+fn quit_and_end_of_input_behind_waiting_lines_lose_no_reply() {
+    for (name, tail) in [
+        ("sf-order-quit", &b"quit\n"[..]),
+        ("sf-order-eof", &b""[..]),
+    ] {
+        let Some(mut proxy) = start(name) else {
+            return;
+        };
+        let mut input =
+            b"uci\nsetoption name Hash value 32\nisready\nposition startpos\ngo depth 1\n".to_vec();
+        input.extend_from_slice(tail);
+        proxy.send(&input);
+        proxy.close();
+        assert!(proxy.wait_exit().success(), "{name}");
+        let lines = lines(&proxy.stdout());
+        let (uciok, readyok, best) = (
+            index_of(&lines, "uciok"),
+            index_of(&lines, "readyok"),
+            index_of(&lines, "bestmove "),
+        );
+        assert!(uciok < readyok && readyok < best, "{name}: {lines:?}");
+        assert!(
+            !lines[best].starts_with("bestmove 0000"),
+            "{name}: {lines:?}"
+        );
+    }
+}

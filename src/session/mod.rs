@@ -159,6 +159,8 @@ pub struct Session {
     owed: owed::Owed,
     /// GUI lines waiting for the engine's `uciok` (`pending.rs`).
     pending: std::collections::VecDeque<restart::Held>,
+    /// The GUI's input ended while lines waited for `uciok`: it is forwarded after them.
+    eof_pending: bool,
     /// The game rules in force (`variant.rs`).
     rules: variant::Rules,
     /// The `variant-not-checked` note was recorded for the current unchecked variant.
@@ -194,6 +196,7 @@ impl Session {
             rejected: false,
             owed: owed::Owed::default(),
             pending: std::collections::VecDeque::new(),
+            eof_pending: false,
             rules: variant::Rules::Chess,
             variant_noted: false,
             gui_stream: gui_stream::GuiStream::default(),
@@ -301,7 +304,14 @@ impl Session {
         if self.restart.phase == restart::Phase::Waiting {
             return self.quit_while_restarting(Vec::new(), Bytes::new());
         }
-        self.drop_pending();
+        if !self.pending.is_empty() {
+            self.eof_pending = true;
+            return vec![Action::Log(
+                Level::INFO,
+                "GUI closed its output: its lines waiting for the engine's uciok go first"
+                    .to_owned(),
+            )];
+        }
         let mut out = vec![
             Action::Log(
                 Level::INFO,

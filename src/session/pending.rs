@@ -2,8 +2,10 @@
 //! `uci`, until the engine's `uciok` has been read, a `position` (it may need Chess960, which
 //! depends on the engine offering `UCI_Chess960`) or a `setoption` (`UCI_Chess960`,
 //! `UCI_Variant`, fenguard's own) waits, and so does every GUI line after it, in order (the
-//! engine must get the GUI's lines in the GUI's order). `quit` never waits: the waiting lines
-//! are then dropped. A GUI that pipelines `uci`, `setoption name UCI_Chess960 value true`,
+//! engine must get the GUI's lines in the GUI's order). `quit` and the end of the GUI's input
+//! wait behind them too, as the bare engine reads its input in order (`uci`, `isready`,
+//! `position`, `go`, `quit` in one write is answered `uciok`, `readyok`, `bestmove`); an engine
+//! that never sends `uciok` is bounded by `engine.startup_timeout_ms`. A GUI that pipelines `uci`, `setoption name UCI_Chess960 value true`,
 //! `position fen <Chess960 FEN>` and `go` in one write so gets its position judged against the
 //! engine's option list, as the bare engine would read it.
 //!
@@ -17,9 +19,6 @@ impl Session {
     /// Whether the GUI's `line` must wait for the engine's `uciok`.
     pub(super) fn waits_for_uciok(&self, line: &[u8]) -> bool {
         let word = first_token(line);
-        if word == b"quit" {
-            return false;
-        }
         !self.pending.is_empty()
             || (self.restart.gui_awaits_uciok && matches!(word, b"position" | b"setoption"))
     }
@@ -33,6 +32,9 @@ impl Session {
                 Held::Piece(chunk, first) => self.on_gui_overlong(chunk, first),
             };
             out.extend(actions);
+        }
+        if self.pending.is_empty() && std::mem::take(&mut self.eof_pending) {
+            out.extend(self.on_gui_eof());
         }
     }
 

@@ -263,6 +263,11 @@ impl Session {
     /// The engine process ended, at `now` when the shell knows it: reported to the GUI, then
     /// [`Action::RestartEngine`] or [`Action::Finish`].
     pub fn on_engine_exit_at(&mut self, exit: EngineExit, now: Option<Instant>) -> Vec<Action> {
+        if std::mem::take(&mut self.eof_pending) {
+            // The GUI's input ended behind lines waiting for `uciok`: nothing more comes, so
+            // the session ends as after the end of input (what the lines ask is answered).
+            self.quitting = true;
+        }
         if std::mem::take(&mut self.restart.gui_piece_open) {
             self.dropping_gui_line = true;
         }

@@ -127,6 +127,8 @@ pub struct Driver {
     awaiting_uciok: bool,
     /// GUI inputs waiting for the engine's `uciok`, in order.
     pending: VecDeque<Call>,
+    /// The GUI's end of input came while inputs waited: it follows them.
+    eof_pending: bool,
     /// The waiting inputs dropped last.
     dropped: VecDeque<Call>,
     /// The rules the session applied after the last GUI line (read from the session).
@@ -219,6 +221,7 @@ impl Driver {
             rejected: false,
             awaiting_uciok: false,
             pending: VecDeque::new(),
+            eof_pending: false,
             dropped: VecDeque::new(),
             rules: Rules::Chess,
             owed: VecDeque::new(),
@@ -267,9 +270,6 @@ impl Driver {
                 }
             }
         };
-        if matches!(call, Call::Line(_)) && word == b"quit" {
-            return false;
-        }
         !self.pending.is_empty()
             || (matches!(call, Call::Line(_))
                 && self.awaiting_uciok
@@ -350,7 +350,10 @@ impl Driver {
             (Input::GuiEof, _) => {
                 let out = self.session.on_gui_eof();
                 assert!(to_engine(&out).is_empty() && to_gui(&out).is_empty());
-                self.drop_pending();
+                // Inputs waiting for `uciok` keep waiting: the end of input follows them.
+                let closes = out.contains(&Action::CloseEngineInput);
+                assert_eq!(closes, self.pending.is_empty(), "{out:?}");
+                self.eof_pending |= !closes;
                 out
             }
             (Input::EngineExit(code), _) => self.engine_exit(code),
@@ -382,6 +385,7 @@ impl Driver {
             }
         }
         let mut released = self.release();
+        self.eof_pending = false;
         self.drop_pending();
         for call in std::mem::take(&mut self.dropped) {
             if let Call::Line(line) = call
@@ -515,6 +519,7 @@ impl Driver {
     /// The actions of the inputs that waited for `uciok`: each input's begin with its `gui>`
     /// transcript entry (one that must wait again, after a released `uci`, writes nothing).
     fn check_released_inputs(&mut self, mut rest: &[Action]) {
+        let all = rest;
         for call in std::mem::take(&mut self.pending) {
             if self.waits(&call) {
                 self.pending.push_back(call);
@@ -538,7 +543,18 @@ impl Driver {
             self.check_gui_call(&call, segment, false);
             rest = after;
         }
-        assert!(rest.is_empty(), "actions of no released input: {rest:?}");
+        if self.eof_pending && self.pending.is_empty() {
+            // The end of input that waited behind them: the engine's input is closed now.
+            self.eof_pending = false;
+            assert!(
+                all.contains(&Action::CloseEngineInput),
+                "a waiting end of input not forwarded: {all:?}"
+            );
+        }
+        assert!(
+            rest.iter().all(|a| !starts_gui_input(a)),
+            "actions of no released input: {rest:?}"
+        );
     }
 
     /// The waiting inputs are dropped (kept in `dropped` for the caller): the rest of an

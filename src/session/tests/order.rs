@@ -152,13 +152,73 @@ fn lines_after_a_waiting_line_keep_their_order() {
 }
 
 #[test]
-fn quit_drops_the_lines_waiting_for_uciok() {
+fn quit_waits_behind_the_lines_waiting_for_uciok() {
+    // Newcomer review: `uci`, `setoption`, `isready`, `position`, `go`, `quit` in one write
+    // is answered `uciok`, `readyok`, `bestmove` by the bare engine: fenguard must not drop
+    // the lines in between.
     let mut s = Session::new(false);
-    gui_all(&mut s, &["uci", "position startpos", "go depth 1"]);
-    let quit = gui(&mut s, "quit");
-    assert_eq!(to_engine(&quit), ["quit\n"]);
+    let sent = gui_all(
+        &mut s,
+        &[
+            "uci",
+            "setoption name Hash value 32",
+            "isready",
+            "position startpos",
+            "go depth 1",
+            "quit",
+        ],
+    );
+    assert_eq!(to_engine(&sent), ["uci\n"]);
     let hand = engine(&mut s, "uciok");
-    assert!(to_engine(&hand).is_empty());
+    assert_eq!(
+        to_engine(&hand),
+        [
+            "setoption name Hash value 32\n",
+            "isready\n",
+            "position startpos\n",
+            "go depth 1\n",
+            "quit\n"
+        ]
+    );
+    assert!(hand.contains(&Action::StartQuitGrace));
+}
+
+#[test]
+fn end_of_input_waits_behind_the_lines_waiting_for_uciok() {
+    let mut s = Session::new(false);
+    // `isready` goes at once (it depends on no option); `position` waits, and all after it.
+    let sent = gui_all(
+        &mut s,
+        &["uci", "isready", "position startpos", "go depth 1"],
+    );
+    assert_eq!(to_engine(&sent), ["uci\n", "isready\n"]);
+    let eof = s.on_gui_eof();
+    assert!(!eof.contains(&Action::CloseEngineInput), "{eof:?}");
+    let hand = engine(&mut s, "uciok");
+    assert_eq!(to_engine(&hand), ["position startpos\n", "go depth 1\n"]);
+    let close = hand.iter().position(|a| *a == Action::CloseEngineInput);
+    let go = hand
+        .iter()
+        .position(|a| *a == Action::ToEngine(bytes::Bytes::from_static(b"go depth 1\n")));
+    assert!(close > go, "{hand:?}");
+    // The engine answers and quits: every reply reaches the GUI, then fenguard ends.
+    let answers = engine_all(&mut s, &["readyok", "bestmove e2e4"]);
+    assert_eq!(to_gui(&answers), ["readyok\n", "bestmove e2e4\n"]);
+    let end = s.on_engine_exit(exit(0));
+    assert_eq!(end.last(), Some(&Action::Finish(0)));
+}
+
+#[test]
+fn end_of_input_then_an_engine_exit_before_uciok_answers_what_waited() {
+    let mut s = Session::new(false);
+    gui_all(
+        &mut s,
+        &["uci", "isready", "position startpos", "go depth 1"],
+    );
+    s.on_gui_eof();
+    let end = s.on_engine_exit(exit(1));
+    assert_eq!(to_gui(&end), ["readyok\n", "bestmove 0000\n"]);
+    assert!(matches!(end.last(), Some(Action::Finish(_))), "{end:?}");
 }
 
 #[test]
