@@ -138,12 +138,17 @@ pub fn write_record(
     file.write_all(line.as_bytes())
 }
 
+/// `ts` of a record: UTC, microseconds (`2026-11-29T13:00:00.123456Z`).
+fn timestamp(now: OffsetDateTime) -> String {
+    let format =
+        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");
+    now.format(&format).unwrap_or_default()
+}
+
 /// One full JSON line (with `\n`) for `record` at time `now`: every field, as the writer wrote
 /// it before compaction (and as `fenguard log` rebuilds it).
 pub fn render(session: &str, record: &Record, now: OffsetDateTime) -> String {
-    let format =
-        format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");
-    let ts = now.format(&format).unwrap_or_default();
+    let ts = timestamp(now);
     let mut text = serde_json::to_string(&Line {
         ts,
         session,

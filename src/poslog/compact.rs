@@ -15,13 +15,14 @@
 //! A record extends `N`, the previous `position` record of its session, when both have the
 //! same `fen_in` and `N.moves_in` and `N.moves_out` are prefixes of its own. Every other field
 //! (`verdict`, `diagnostics`, `fen_in`, `fen_out`, `chess960`, `final_fen`, and any field a
-//! later version adds) is written as in a full record. `fenguard log` rebuilds full records
+//! later version adds to `PositionRecord` must be added to `CompactLine` too: the byte-exact
+//! rebuild test in `tests/log_compact.rs` fails otherwise) is written as in a full record. `fenguard log` rebuilds full records
 //! ([`crate::logview::Expander`]). The first record of a file is always full.
 
-use serde_json::{Map, Value};
+use serde::Serialize;
 use time::OffsetDateTime;
 
-use crate::session::{Event, PositionRecord, Record};
+use crate::session::{DiagnosticRecord, Event, Moves, PositionRecord, Record, Verdict};
 
 /// Remembers the last `position` record of one session and renders records compacted against
 /// it.
@@ -55,16 +56,6 @@ fn prefix_len<'a>(
         n += 1;
     }
     Some(n)
-}
-
-fn tail(moves: &crate::session::Moves, skip: usize) -> Value {
-    Value::Array(
-        moves
-            .iter()
-            .skip(skip)
-            .map(|m| Value::String(m.to_owned()))
-            .collect(),
-    )
 }
 
 impl Compactor {
@@ -121,49 +112,83 @@ struct Compact {
     sent: Option<usize>,
 }
 
+/// The moves of a list after the first `skip`, serialized as a JSON array of strings.
+struct Tail<'a>(&'a Moves, usize);
+
+impl Serialize for Tail<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().skip(self.1))
+    }
+}
+
+/// `sent` of a compact record: its prefix length and tail when both records sent a line, else
+/// the field as in a full record.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Sent<'a> {
+    Split { sent_prefix: usize, sent_tail: &'a str },
+    Whole { sent: Option<&'a String> },
+}
+
+/// A compact `position` line: the full record's fields in their order, the compact ones in the
+/// places of those they stand for (see the module table). Serialized directly: the writer
+/// thread shares the machine with the relay.
+#[derive(Serialize)]
+struct CompactLine<'a> {
+    ts: String,
+    session: &'a str,
+    seq: u64,
+    kind: &'static str,
+    extends: u64,
+    raw_prefix: usize,
+    raw_tail: &'a str,
+    verdict: Verdict,
+    diagnostics: &'a [DiagnosticRecord],
+    fen_in: Option<&'a String>,
+    fen_out: Option<&'a String>,
+    moves_in_tail: Tail<'a>,
+    moves_out_tail: Tail<'a>,
+    chess960: bool,
+    final_fen: Option<&'a String>,
+    #[serde(flatten)]
+    sent: Sent<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<&'a String>,
+}
+
 fn render_compact(session: &str, record: &Record, now: OffsetDateTime, c: Compact) -> String {
     let Event::Position(p) = &record.event else {
         return super::render(session, record, now);
     };
-    let full: Value = match serde_json::from_str(&super::render(session, record, now)) {
-        Ok(v) => v,
-        Err(_) => return super::render(session, record, now),
+    let sent = match (c.sent, &p.sent) {
+        (Some(n), Some(sent)) => Sent::Split {
+            sent_prefix: n,
+            sent_tail: &sent[n..],
+        },
+        _ => Sent::Whole {
+            sent: p.sent.as_ref(),
+        },
     };
-    let Value::Object(full) = full else {
-        return super::render(session, record, now);
+    let line = CompactLine {
+        ts: super::timestamp(now),
+        session,
+        seq: record.seq,
+        kind: "position",
+        extends: c.extends,
+        raw_prefix: c.raw,
+        raw_tail: &p.raw[c.raw..],
+        verdict: p.verdict,
+        diagnostics: &p.diagnostics,
+        fen_in: p.fen_in.as_ref(),
+        fen_out: p.fen_out.as_ref(),
+        moves_in_tail: Tail(&p.moves_in, c.moves_in),
+        moves_out_tail: Tail(&p.moves_out, c.moves_out),
+        chess960: p.chess960,
+        final_fen: p.final_fen.as_ref(),
+        sent,
+        variant: p.variant.as_ref(),
     };
-    let mut out = Map::new();
-    for (key, value) in full {
-        match key.as_str() {
-            "kind" => {
-                out.insert(key, value);
-                out.insert("extends".into(), c.extends.into());
-            }
-            "raw" => {
-                out.insert("raw_prefix".into(), c.raw.into());
-                out.insert("raw_tail".into(), p.raw[c.raw..].into());
-            }
-            "moves_in" => {
-                out.insert("moves_in_tail".into(), tail(&p.moves_in, c.moves_in));
-            }
-            "moves_out" => {
-                out.insert("moves_out_tail".into(), tail(&p.moves_out, c.moves_out));
-            }
-            "sent" => match (c.sent, &p.sent) {
-                (Some(n), Some(sent)) => {
-                    out.insert("sent_prefix".into(), n.into());
-                    out.insert("sent_tail".into(), sent[n..].into());
-                }
-                _ => {
-                    out.insert(key, value);
-                }
-            },
-            _ => {
-                out.insert(key, value);
-            }
-        }
-    }
-    let mut text = serde_json::to_string(&Value::Object(out)).unwrap_or_default();
+    let mut text = serde_json::to_string(&line).unwrap_or_default();
     text.push('\n');
     text
 }
