@@ -126,8 +126,13 @@ impl Serialize for Tail<'_> {
 #[derive(Serialize)]
 #[serde(untagged)]
 enum Sent<'a> {
-    Split { sent_prefix: usize, sent_tail: &'a str },
-    Whole { sent: Option<&'a String> },
+    Split {
+        sent_prefix: usize,
+        sent_tail: &'a str,
+    },
+    Whole {
+        sent: Option<&'a String>,
+    },
 }
 
 /// A compact `position` line: the full record's fields in their order, the compact ones in the

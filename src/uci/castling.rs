@@ -69,12 +69,12 @@ pub enum ReadError {
     MissingPromotion(Move),
 }
 
-fn back_rank(pos: &Chess) -> Rank {
+fn back_rank<P: Position>(pos: &P) -> Rank {
     pos.turn().fold_wb(Rank::First, Rank::Eighth)
 }
 
 /// The legal castle of the king on `from` toward the castling square `to`, if `to` is one.
-fn castle_toward(pos: &Chess, from: Square, to: Square) -> Option<Move> {
+fn castle_toward<P: Position>(pos: &P, from: Square, to: Square) -> Option<Move> {
     if to.rank() != back_rank(pos) || from.rank() != to.rank() {
         return None;
     }
@@ -88,7 +88,16 @@ fn castle_toward(pos: &Chess, from: Square, to: Square) -> Option<Move> {
         .find(|m| matches!(m, Move::Castle { king, .. } if *king == from))
 }
 
-fn read_king_move(pos: &Chess, from: Square, to: Square, notation: Notation) -> Option<Reading> {
+/// A king move `from` `to` read in `notation` (SPEC 7): king-takes-own-rook is castling when
+/// that right exists; a two-square king move from the e-file is castling in standard notation
+/// and an ordinary king move unless it is only a castle in Chess960 notation. Generic over the
+/// shakmaty position, so the 8x8 variants read castles by the same rules.
+pub(crate) fn read_king_move<P: Position>(
+    pos: &P,
+    from: Square,
+    to: Square,
+    notation: Notation,
+) -> Option<Reading> {
     if (pos.castles().castling_rights() & pos.us()).contains(to) {
         let castle = Move::Castle {
             king: from,

@@ -1,79 +1,11 @@
 //! UCI moves in an 8x8 variant: drops (`P@e4`), king promotions (`e7e8k`, antichess) and
-//! castling in both notations, read and written by the rules of `uci::castling` (which works
-//! on `shakmaty::Chess`; the same rules here on any shakmaty position).
+//! castling in both notations, read and written by the rules of `uci::castling` (its king-move
+//! reading is generic over shakmaty positions).
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingSide, File, Move, Position, Rank, Role, Square};
+use shakmaty::{Move, Position, Rank, Role};
 
-use crate::uci::castling::{Notation, ReadError, Reading};
-
-fn back_rank<P: Position>(pos: &P) -> Rank {
-    pos.turn().fold_wb(Rank::First, Rank::Eighth)
-}
-
-/// The legal castle of the king on `from` toward the castling square `to`, if `to` is one.
-fn castle_toward<P: Position>(pos: &P, from: Square, to: Square) -> Option<Move> {
-    if to.rank() != back_rank(pos) || from.rank() != to.rank() {
-        return None;
-    }
-    let side = match to.file() {
-        File::G => CastlingSide::KingSide,
-        File::C => CastlingSide::QueenSide,
-        _ => return None,
-    };
-    pos.castling_moves(side)
-        .into_iter()
-        .find(|m| matches!(m, Move::Castle { king, .. } if *king == from))
-}
-
-fn read_king_move<P: Position>(
-    pos: &P,
-    from: Square,
-    to: Square,
-    notation: Notation,
-) -> Option<Reading> {
-    if (pos.castles().castling_rights() & pos.us()).contains(to) {
-        let castle = Move::Castle {
-            king: from,
-            rook: to,
-        };
-        return pos.is_legal(castle).then_some(Reading {
-            mv: castle,
-            ambiguous: false,
-        });
-    }
-    let ordinary = Move::Normal {
-        role: Role::King,
-        from,
-        capture: pos.board().role_at(to),
-        to,
-        promotion: None,
-    };
-    let ordinary = (from != to && pos.is_legal(ordinary)).then_some(ordinary);
-    let castle = castle_toward(pos, from, to);
-    let castle = match notation {
-        Notation::Standard => castle,
-        Notation::Chess960 => castle.filter(|m| match *m {
-            Move::Castle { king, rook } => {
-                king.file() == File::E
-                    && king.distance(to) == 2
-                    && matches!(rook.file(), File::A | File::H)
-            }
-            _ => false,
-        }),
-    };
-    match (ordinary, castle) {
-        (Some(mv), Some(_)) => Some(Reading {
-            mv,
-            ambiguous: notation == Notation::Standard,
-        }),
-        (Some(mv), None) | (None, Some(mv)) => Some(Reading {
-            mv,
-            ambiguous: false,
-        }),
-        (None, None) => None,
-    }
-}
+use crate::uci::castling::{Notation, ReadError, Reading, read_king_move};
 
 /// Finds the legal move `uci` means in `pos`, read in `notation` (the rules of
 /// [`crate::uci::castling`]); drops are legal where the variant allows them.
