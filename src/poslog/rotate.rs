@@ -49,7 +49,16 @@ pub struct RotatingFile {
     len: u64,
     /// Times this writer started a new file (rotated or reopened).
     generation: u64,
+    /// Bytes written since the last flush, not yet in the file: one `write` system call per
+    /// flush (the writers flush after each batch), not one per line.
+    pending: Vec<u8>,
+    /// Whether the path was checked for another process's rotation since the last flush: one
+    /// check a batch, not two `statx` calls a line.
+    checked: bool,
 }
+
+/// Pending bytes past which they are written without waiting for the flush.
+const PENDING_CAP: usize = 64 * 1024;
 
 fn open_append(path: &Path) -> io::Result<(File, u64)> {
     let file = OpenOptions::new().create(true).append(true).open(path)?;
@@ -77,7 +86,18 @@ impl RotatingFile {
             file,
             len,
             generation: 0,
+            pending: Vec::new(),
+            checked: false,
         })
+    }
+
+    /// Writes the pending bytes to the open file.
+    fn write_pending(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            self.file.write_all(&self.pending)?;
+            self.pending.clear();
+        }
+        Ok(())
     }
 
     /// Bytes in the current file.
@@ -104,7 +124,11 @@ impl RotatingFile {
     /// The I/O error of a rename or of opening the new file.
     pub fn prepare(&mut self, size: u64) -> io::Result<bool> {
         let before = self.generation;
-        if self.rotation.max_bytes > 0 && self.replaced() {
+        if self.rotation.max_bytes > 0
+            && !std::mem::replace(&mut self.checked, true)
+            && self.replaced()
+        {
+            self.write_pending()?;
             let (file, len) = open_append(&self.path)?;
             self.file = file;
             self.len = len;
@@ -150,6 +174,7 @@ impl RotatingFile {
     }
 
     fn rotate(&mut self) -> io::Result<()> {
+        self.write_pending()?;
         self.file.flush()?;
         let keep = self.rotation.keep;
         if keep == 0 {
@@ -194,13 +219,25 @@ impl Write for RotatingFile {
     /// Writes all of `buf` into one file (rotating first when needed).
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.prepare(buf.len() as u64)?;
-        self.file.write_all(buf)?;
+        self.pending.extend_from_slice(buf);
         self.len += buf.len() as u64;
+        if self.pending.len() >= PENDING_CAP {
+            self.write_pending()?;
+        }
         Ok(buf.len())
     }
 
+    /// Writes what is pending; the next write checks the path for another process's rotation.
     fn flush(&mut self) -> io::Result<()> {
+        self.checked = false;
+        self.write_pending()?;
         self.file.flush()
+    }
+}
+
+impl Drop for RotatingFile {
+    fn drop(&mut self) {
+        let _ = self.write_pending();
     }
 }
 
@@ -250,6 +287,7 @@ mod tests {
         let mut file = RotatingFile::open(&path, rotation).unwrap();
         file.write_all(b"ab\n").unwrap();
         file.write_all(b"0123456789\n").unwrap();
+        file.flush().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"0123456789\n");
         assert!(!rotated_path(&path, 1).exists());
     }
