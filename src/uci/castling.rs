@@ -155,6 +155,21 @@ pub fn read_uci(pos: &Chess, uci: UciMove, notation: Notation) -> Result<Reading
         UciMove::Null => return Err(ReadError::Null),
         UciMove::Put { .. } => return Err(ReadError::Illegal),
     };
+    read_board_move(pos, uci, from, to, promotion, notation)
+}
+
+/// The tail of [`read_uci`] for a move from `from` to `to` on the board (no drop, no null
+/// move), generic over shakmaty positions so the 8x8 variants read moves by the same rules: a
+/// king move by [`read_king_move`], anything else as shakmaty reads it, and a pawn move to the
+/// last rank without a piece is `MissingPromotion` holding its queen promotion.
+pub(crate) fn read_board_move<P: Position>(
+    pos: &P,
+    uci: UciMove,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+    notation: Notation,
+) -> Result<Reading, ReadError> {
     let role = pos.board().role_at(from).ok_or(ReadError::Illegal)?;
     if role == Role::King && promotion.is_none() && pos.us().contains(from) {
         return read_king_move(pos, from, to, notation).ok_or(ReadError::Illegal);

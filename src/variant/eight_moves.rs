@@ -3,9 +3,9 @@
 //! reading is generic over shakmaty positions).
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Move, Position, Rank, Role};
+use shakmaty::{Move, Position};
 
-use crate::uci::castling::{Notation, ReadError, Reading, read_king_move};
+use crate::uci::castling::{Notation, ReadError, Reading, read_board_move};
 
 /// Finds the legal move `uci` means in `pos`, read in `notation` (the rules of
 /// [`crate::uci::castling`]); drops are legal where the variant allows them.
@@ -35,30 +35,7 @@ pub(crate) fn read_uci<P: Position>(
                 .map_err(|_| ReadError::Illegal);
         }
     };
-    let role = pos.board().role_at(from).ok_or(ReadError::Illegal)?;
-    if role == Role::King && promotion.is_none() && pos.us().contains(from) {
-        return read_king_move(pos, from, to, notation).ok_or(ReadError::Illegal);
-    }
-    match uci.to_move(pos) {
-        Ok(mv) => Ok(Reading {
-            mv,
-            ambiguous: false,
-        }),
-        Err(_) => {
-            let last = pos.turn().fold_wb(Rank::Eighth, Rank::First);
-            if role == Role::Pawn && promotion.is_none() && to.rank() == last {
-                let queen = UciMove::Normal {
-                    from,
-                    to,
-                    promotion: Some(Role::Queen),
-                };
-                if let Ok(mv) = queen.to_move(pos) {
-                    return Err(ReadError::MissingPromotion(mv));
-                }
-            }
-            Err(ReadError::Illegal)
-        }
-    }
+    read_board_move(pos, uci, from, to, promotion, notation)
 }
 
 /// Writes the legal move `mv` of `pos` in `notation`; the flag says a castle was written as
