@@ -84,21 +84,14 @@ impl Checker {
                 serde_json::to_writer(&mut *out, &record)?;
                 out.write_all(b"\n")
             }
-            Format::Human => {
-                let status = match (analysis.is_valid(), repaired.is_some()) {
-                    (true, _) => "valid",
-                    (false, true) => "repaired",
-                    (false, false) => "invalid",
-                };
-                match fen {
-                    Some(fen) => writeln!(out, "line {}: {status}: {fen}", self.line_number)?,
-                    None => writeln!(out, "line {}: {status}", self.line_number)?,
-                }
-                for d in analysis.diagnostics() {
-                    write_human(input, d, out)?;
-                }
-                Ok(())
-            }
+            Format::Human => write_human_block(
+                out,
+                self.line_number,
+                (analysis.is_valid(), repaired.is_some()),
+                fen,
+                input,
+                analysis.diagnostics(),
+            ),
         }
     }
 
@@ -204,6 +197,31 @@ impl<'a> DiagnosticRecord<'a> {
             fix: d.fix.as_deref(),
         }
     }
+}
+
+/// The human output of one input line: `line N: valid|repaired|invalid[: FEN]`, then each
+/// diagnostic with carets under its place (`verdict` is (valid, repaired)).
+pub(crate) fn write_human_block(
+    out: &mut impl Write,
+    line_number: u64,
+    verdict: (bool, bool),
+    fen: Option<impl std::fmt::Display>,
+    input: &[u8],
+    diagnostics: &[Diagnostic],
+) -> io::Result<()> {
+    let status = match verdict {
+        (true, _) => "valid",
+        (false, true) => "repaired",
+        (false, false) => "invalid",
+    };
+    match fen {
+        Some(fen) => writeln!(out, "line {line_number}: {status}: {fen}")?,
+        None => writeln!(out, "line {line_number}: {status}")?,
+    }
+    for d in diagnostics {
+        write_human(input, d, out)?;
+    }
+    Ok(())
 }
 
 /// `  error[code]: message`, then the input with carets under the span, then the fix.

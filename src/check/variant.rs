@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use super::output::{Checker, DiagnosticRecord, Format, write_human};
+use super::output::{Checker, DiagnosticRecord, Format, write_human_block};
 use super::{CheckArgs, Settings};
 use crate::proxy::codec::MAX_LINE;
 use crate::variant::Variant;
@@ -155,21 +155,14 @@ impl Lines for Checker10 {
                 serde_json::to_writer(&mut *out, &record)?;
                 out.write_all(b"\n")
             }
-            Format::Human => {
-                let status = match (analysis.is_valid(), repaired.is_some()) {
-                    (true, _) => "valid",
-                    (false, true) => "repaired",
-                    (false, false) => "invalid",
-                };
-                match fen {
-                    Some(fen) => writeln!(out, "line {}: {status}: {fen}", self.line_number)?,
-                    None => writeln!(out, "line {}: {status}", self.line_number)?,
-                }
-                for d in analysis.diagnostics() {
-                    write_human(input, d, out)?;
-                }
-                Ok(())
-            }
+            Format::Human => write_human_block(
+                out,
+                self.line_number,
+                (analysis.is_valid(), repaired.is_some()),
+                fen.as_deref(),
+                input,
+                analysis.diagnostics(),
+            ),
         }
     }
 }
