@@ -5,9 +5,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{Proxy, SEARCH_PATIENCE, contains, test_dir, wait_until};
+use common::{Proxy, SEARCH_PATIENCE, contains, require_fairy, test_dir, wait_until};
 
 /// The modelled variants Debian's Fairy-Stockfish 11.1 offers.
 const OFFERED: &[&str] = &[
@@ -24,19 +22,6 @@ const OFFERED: &[&str] = &[
     "janus",
     "embassy",
 ];
-
-fn require_fairy() -> Option<PathBuf> {
-    let path = PathBuf::from("/usr/games/fairy-stockfish");
-    if path.is_file() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "Fairy-Stockfish is missing under CI: install it (apt-get install -y fairy-stockfish)"
-    );
-    eprintln!("fairy-stockfish not installed: not running this test");
-    None
-}
 
 /// Sends `lines`, waits for the `count`-th `bestmove`; everything written, and that line.
 fn play(proxy: &mut Proxy, lines: &str, count: usize) -> (String, String) {

@@ -5,23 +5,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{Proxy, SEARCH_PATIENCE, contains, test_dir, wait_until};
-
-/// Fairy-Stockfish's path; `None` (after saying so) when missing outside CI.
-fn require_fairy() -> Option<PathBuf> {
-    let path = PathBuf::from("/usr/games/fairy-stockfish");
-    if path.is_file() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "Fairy-Stockfish is missing under CI: install it (apt-get install -y fairy-stockfish)"
-    );
-    eprintln!("fairy-stockfish not installed: not running this test");
-    None
-}
+use common::{Proxy, SEARCH_PATIENCE, contains, require_fairy, test_dir, wait_until};
 
 fn start(name: &str) -> Option<Proxy> {
     let fairy = require_fairy()?;

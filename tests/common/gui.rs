@@ -22,6 +22,21 @@ pub fn stockfish() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Fairy-Stockfish's path (Debian's `/usr/games/fairy-stockfish`); under CI (`CI=true`) a
+/// missing one fails the test, elsewhere it says so on stderr and gives `None`.
+pub fn require_fairy() -> Option<PathBuf> {
+    let path = PathBuf::from("/usr/games/fairy-stockfish");
+    if path.is_file() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "Fairy-Stockfish is missing under CI: install it (apt-get install -y fairy-stockfish)"
+    );
+    eprintln!("fairy-stockfish not installed: not running this test");
+    None
+}
+
 /// Stockfish's path; under CI (`CI=true`) a missing Stockfish fails the test, elsewhere it
 /// says so on stderr and gives `None` (the caller returns without running).
 pub fn require_stockfish() -> Option<PathBuf> {
