@@ -112,7 +112,7 @@ fn write_records(
     while let Ok(first) = records.recv() {
         std::thread::sleep(GATHER);
         for (record, ts) in std::iter::once(first).chain(records.try_iter()) {
-            if write_record(&mut file, &mut compactor, session, &record, ts).is_err() {
+            if write_owned_record(&mut file, &mut compactor, session, record, ts).is_err() {
                 return;
             }
         }
@@ -130,16 +130,57 @@ pub fn write_record(
     record: &Record,
     ts: OffsetDateTime,
 ) -> std::io::Result<()> {
-    let mut line = compactor.render(session, record, ts);
+    write_owned_record(file, compactor, session, record.clone(), ts)
+}
+
+/// [`write_record`] for a record the caller gives up (the writer thread's): kept by the
+/// compactor without a copy.
+fn write_owned_record(
+    file: &mut RotatingFile,
+    compactor: &mut Compactor,
+    session: &str,
+    record: Record,
+    ts: OffsetDateTime,
+) -> std::io::Result<()> {
+    let mut line = compactor.line(session, &record, ts);
     if file.prepare(line.len() as u64)? {
         compactor.reset();
-        line = compactor.render(session, record, ts);
+        line = compactor.line(session, &record, ts);
     }
+    compactor.keep(record);
     file.write_all(line.as_bytes())
 }
 
-/// `ts` of a record: UTC, microseconds (`2026-11-29T13:00:00.123456Z`).
+/// `ts` of a record: UTC, microseconds (`2026-11-29T13:00:00.123456Z`). Written digit by
+/// digit (the writer renders a record per `position`); years outside 0..=9999 go through
+/// `time`'s formatter.
 fn timestamp(now: OffsetDateTime) -> String {
+    let Ok(year) = u32::try_from(now.year()) else {
+        return timestamp_formatted(now);
+    };
+    if year > 9999 {
+        return timestamp_formatted(now);
+    }
+    let mut text = *b"0000-00-00T00:00:00.000000Z";
+    let fields = [
+        (0, 4, year),
+        (5, 2, u32::from(u8::from(now.month()))),
+        (8, 2, u32::from(now.day())),
+        (11, 2, u32::from(now.hour())),
+        (14, 2, u32::from(now.minute())),
+        (17, 2, u32::from(now.second())),
+        (20, 6, now.microsecond()),
+    ];
+    for (at, width, mut value) in fields {
+        for i in (at..at + width).rev() {
+            text[i] = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    }
+    text.iter().map(|&b| char::from(b)).collect()
+}
+
+fn timestamp_formatted(now: OffsetDateTime) -> String {
     let format =
         format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");
     now.format(&format).unwrap_or_default()
@@ -182,5 +223,17 @@ mod tests {
             "{\"ts\":\"2026-11-29T13:00:00.123456Z\",\"session\":\"s1\",\"seq\":1,\"kind\":\"engine-start\",\
              \"command\":\"/usr/games/stockfish\",\"args\":[],\"pid\":42,\"restart\":0}\n"
         );
+    }
+
+    #[test]
+    fn timestamp_writes_what_times_formatter_writes() {
+        for now in [
+            datetime!(2026-11-29 13:00:00.123456 UTC),
+            datetime!(2026-01-02 03:04:05.000007 UTC),
+            datetime!(0999-12-31 23:59:59.999999 UTC),
+            datetime!(2026-11-29 13:00:00 UTC),
+        ] {
+            assert_eq!(timestamp(now), timestamp_formatted(now));
+        }
     }
 }

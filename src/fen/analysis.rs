@@ -98,13 +98,17 @@ pub fn valid_position(input: &[u8], opts: &Options) -> Option<Chess> {
 /// Fills `analysis` (which starts empty; filled in place, as it is large) and
 /// leaves the diagnostics in `diagnostics` (unsorted, in the order found).
 fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink, analysis: &mut Analysis) {
-    if opts.geometry == Geometry::STANDARD
+    let parsed = parse(input, opts.geometry, diagnostics);
+    // A 10x8 board read as chess fails to parse; only then is it worth asking whether it is
+    // one, and that one diagnostic replaces the parse errors.
+    if diagnostics.errors() > 0
+        && opts.geometry == Geometry::STANDARD
         && let Some(d) = crate::variant::board10::needs_variant(input)
     {
+        diagnostics.clear();
         diagnostics.add(d.code, d.severity, d.span, || d.message);
         return;
     }
-    let parsed = parse(input, opts.geometry, diagnostics);
     let Some(parsed) = &parsed else {
         return;
     };
@@ -283,6 +287,12 @@ impl Analysis {
     /// The valid position (castling mode Chess960), or `None` when invalid.
     pub fn position(&self) -> Option<&Chess> {
         self.position.as_ref()
+    }
+
+    /// The diagnostics and the position ([`Analysis::diagnostics`], [`Analysis::position`]),
+    /// moved out without a copy.
+    pub fn into_parts(self) -> (Vec<Diagnostic>, Option<Chess>) {
+        (self.diagnostics, self.position)
     }
 
     /// Whether a castling right of the position needs Chess960 (SPEC section 7): its king is

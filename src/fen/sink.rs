@@ -57,6 +57,12 @@ impl Sink {
         Added(self.list.last_mut())
     }
 
+    /// Forgets every finding (a later reading replaces them).
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+        self.errors = 0;
+    }
+
     /// Errors recorded so far.
     pub(crate) fn errors(&self) -> usize {
         self.errors

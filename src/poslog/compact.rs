@@ -31,16 +31,74 @@ pub struct Compactor {
     last: Option<(u64, PositionRecord)>,
 }
 
-/// Byte length of the longest common prefix of `a` and `b`, on a `char` boundary.
+/// Byte length of the longest common prefix of `a` and `b`, on a `char` boundary (compared a
+/// byte at a time, then moved back to the start of a character cut in two).
 fn common_prefix(a: &str, b: &str) -> usize {
-    let mut n = 0;
-    for ((i, x), y) in a.char_indices().zip(b.chars()) {
-        if x != y {
-            return i;
-        }
-        n = i + x.len_utf8();
+    let mut n = a
+        .as_bytes()
+        .iter()
+        .zip(b.as_bytes())
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !a.is_char_boundary(n) {
+        n -= 1;
     }
     n
+}
+
+/// How many moves `last` has when it is a prefix (as a move list) of `new`, and the byte
+/// offset in `new` where its other moves start. The usual case, a game resent with one more
+/// move, is one byte comparison: `last`'s text is a prefix of `new`'s ending at a move
+/// boundary.
+fn moves_prefix_len(last: &Moves, new: &Moves) -> Option<(usize, usize)> {
+    let (a, b) = (last.0.as_bytes(), new.0.as_bytes());
+    let at_boundary = b.len() == a.len() || b.get(a.len()) == Some(&b' ');
+    if b.starts_with(a)
+        && at_boundary
+        && let Some(n) = words_if_single_spaced(a)
+    {
+        return Some((n, a.len()));
+    }
+    let n = prefix_len(last.iter(), new.iter())?;
+    Some((n, offset_after_words(b, n)))
+}
+
+/// The byte offset just after the first `n` space-separated words of `text` (empty words
+/// skipped, as [`Moves::iter`] does).
+fn offset_after_words(text: &[u8], n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    let mut seen = 0;
+    for (i, w) in text.windows(2).enumerate() {
+        if w[0] != b' ' && w[1] == b' ' {
+            seen += 1;
+            if seen == n {
+                return i + 1;
+            }
+        }
+    }
+    text.len()
+}
+
+/// The number of moves in `text` when they are separated by single spaces, with none before or
+/// after (as the session writes them); `None` otherwise (empty included).
+fn words_if_single_spaced(text: &[u8]) -> Option<usize> {
+    if text.first().is_none_or(|&c| c == b' ') || text.last() == Some(&b' ') {
+        return None;
+    }
+    let mut n = 1;
+    let mut after_space = false;
+    for &c in text {
+        if c == b' ' {
+            if after_space {
+                return None;
+            }
+            n += 1;
+        }
+        after_space = c == b' ';
+    }
+    Some(n)
 }
 
 /// How many moves `prefix` has when it is a prefix (as a move list) of `moves`.
@@ -65,20 +123,33 @@ impl Compactor {
     }
 
     /// One JSON line (with `\n`) for `record`: compacted when it extends the last `position`
-    /// record seen, else as [`super::render`] writes it.
+    /// record seen, else as [`super::render`] writes it; `record` becomes the last one.
     pub fn render(&mut self, session: &str, record: &Record, now: OffsetDateTime) -> String {
+        let line = self.line(session, record, now);
+        self.keep(record.clone());
+        line
+    }
+
+    /// [`Compactor::render`] without remembering `record` (see [`Compactor::keep`]).
+    pub fn line(&self, session: &str, record: &Record, now: OffsetDateTime) -> String {
         let Event::Position(position) = &record.event else {
             return super::render(session, record, now);
         };
-        let line = match &self.last {
+        match &self.last {
             Some((seq, last)) => match compact(*seq, last, position) {
                 Some(fields) => render_compact(session, record, now, fields),
                 None => super::render(session, record, now),
             },
             None => super::render(session, record, now),
-        };
-        self.last = Some((record.seq, (**position).clone()));
-        line
+        }
+    }
+
+    /// Remembers `record`, once written, as the one the next `position` record may extend
+    /// (taken by value: the writer thread owns its records, so nothing is copied).
+    pub fn keep(&mut self, record: Record) {
+        if let Event::Position(position) = record.event {
+            self.last = Some((record.seq, *position));
+        }
     }
 }
 
@@ -88,8 +159,8 @@ fn compact(seq: u64, last: &PositionRecord, new: &PositionRecord) -> Option<Comp
     if last.fen_in != new.fen_in {
         return None;
     }
-    let moves_in = prefix_len(last.moves_in.iter(), new.moves_in.iter())?;
-    let moves_out = prefix_len(last.moves_out.iter(), new.moves_out.iter())?;
+    let (_, moves_in_at) = moves_prefix_len(&last.moves_in, &new.moves_in)?;
+    let (_, moves_out_at) = moves_prefix_len(&last.moves_out, &new.moves_out)?;
     let raw = common_prefix(&last.raw, &new.raw);
     let sent = match (&last.sent, &new.sent) {
         (Some(a), Some(b)) => Some(common_prefix(a, b)),
@@ -98,8 +169,8 @@ fn compact(seq: u64, last: &PositionRecord, new: &PositionRecord) -> Option<Comp
     Some(Compact {
         extends: seq,
         raw,
-        moves_in,
-        moves_out,
+        moves_in_at,
+        moves_out_at,
         sent,
     })
 }
@@ -107,17 +178,20 @@ fn compact(seq: u64, last: &PositionRecord, new: &PositionRecord) -> Option<Comp
 struct Compact {
     extends: u64,
     raw: usize,
-    moves_in: usize,
-    moves_out: usize,
+    /// Byte offsets in the new record's `moves_in` and `moves_out` where the moves the last
+    /// record did not have start.
+    moves_in_at: usize,
+    moves_out_at: usize,
     sent: Option<usize>,
 }
 
-/// The moves of a list after the first `skip`, serialized as a JSON array of strings.
-struct Tail<'a>(&'a Moves, usize);
+/// The moves of a list from a byte offset on (where a move starts or a space before one),
+/// serialized as a JSON array of strings.
+struct Tail<'a>(&'a str);
 
 impl Serialize for Tail<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().skip(self.1))
+        serializer.collect_seq(self.0.split(' ').filter(|m| !m.is_empty()))
     }
 }
 
@@ -186,16 +260,19 @@ fn render_compact(session: &str, record: &Record, now: OffsetDateTime, c: Compac
         diagnostics: &p.diagnostics,
         fen_in: p.fen_in.as_ref(),
         fen_out: p.fen_out.as_ref(),
-        moves_in_tail: Tail(&p.moves_in, c.moves_in),
-        moves_out_tail: Tail(&p.moves_out, c.moves_out),
+        moves_in_tail: Tail(&p.moves_in.0[c.moves_in_at..]),
+        moves_out_tail: Tail(&p.moves_out.0[c.moves_out_at..]),
         chess960: p.chess960,
         final_fen: p.final_fen.as_ref(),
         sent,
         variant: p.variant.as_ref(),
     };
-    let mut text = serde_json::to_string(&line).unwrap_or_default();
-    text.push('\n');
-    text
+    let mut text = Vec::with_capacity(512);
+    if serde_json::to_writer(&mut text, &line).is_err() {
+        text.clear();
+    }
+    text.push(b'\n');
+    String::from_utf8(text).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -217,5 +294,36 @@ mod tests {
         assert_eq!(prefix_len(a.into_iter(), b.into_iter()), Some(2));
         assert_eq!(prefix_len(b.into_iter(), a.into_iter()), None);
         assert_eq!(prefix_len(["d2d4"].into_iter(), b.into_iter()), None);
+    }
+
+    #[test]
+    fn moves_prefix_len_fast_path_agrees_with_the_move_lists() {
+        let lists = [
+            "",
+            "e2e4",
+            "e2e4 e7e5",
+            "e2e4 e7e5 g1f3",
+            "e2e4 e7e",
+            "e2e4  e7e5",
+            " e2e4",
+            "e2e4 ",
+            "e2e4 e7e5x",
+            "d2d4",
+        ];
+        for a in lists {
+            for b in lists {
+                let (a, b) = (Moves(a.to_owned()), Moves(b.to_owned()));
+                let got = moves_prefix_len(&a, &b);
+                assert_eq!(
+                    got.map(|(n, _)| n),
+                    prefix_len(a.iter(), b.iter()),
+                    "{a:?} {b:?}"
+                );
+                if let Some((n, at)) = got {
+                    let tail: Vec<&str> = b.0[at..].split(' ').filter(|m| !m.is_empty()).collect();
+                    assert_eq!(tail, b.iter().skip(n).collect::<Vec<_>>(), "{a:?} {b:?}");
+                }
+            }
+        }
     }
 }

@@ -97,14 +97,14 @@ impl Game {
         match rules {
             Rules::Chess | Rules::Unchecked(_) => {
                 let a = fen::analyze(fen, &options);
-                let game = match a.position() {
-                    Some(p) => Some(p.clone()),
+                let repaired = match a.position() {
                     None if repair => a.repair().map(|r| r.position),
-                    None => None,
+                    _ => None,
                 };
+                let (diagnostics, position) = a.into_parts();
                 GameAnalysis {
-                    diagnostics: a.diagnostics().to_vec(),
-                    game: game.map(Game::Chess),
+                    diagnostics,
+                    game: position.or(repaired).map(Game::Chess),
                 }
             }
             Rules::Eight(v) => {

@@ -60,16 +60,20 @@ pub fn append_written(buf: &mut Vec<u8>, m: &Written) {
 
 /// Plays `moves` (GUI text in `gui` notation) from `start`, writing each in `engine` notation;
 /// stops at the first move that cannot be played. With `repair`, a missing promotion is
-/// played as a queen promotion (the error is still reported, with its fix).
+/// played as a queen promotion (the error is still reported, with its fix). `first` is the
+/// 1-based number of the first of `moves` in its list (diagnostics and
+/// [`Played::stopped_at`] count from it): 1 for a whole list, more when `start` is the
+/// position after the list's earlier moves.
 pub fn play_moves(
     start: Game,
     moves: &[Token<'_>],
+    first: usize,
     gui: Notation,
     engine: Notation,
     repair: bool,
 ) -> Played {
     if let Game::Chess(c) = start {
-        let out = uci::play_moves(c, moves, gui, engine, repair);
+        let out = uci::play_moves_from(c, moves, first, gui, engine, repair);
         return Played {
             position: Game::Chess(out.position),
             moves: out.moves.into_iter().map(Written::Uci).collect(),
@@ -81,7 +85,7 @@ pub fn play_moves(
     let mut played = Vec::with_capacity(moves.len());
     let mut diagnostics = Vec::new();
     for (i, tok) in moves.iter().enumerate() {
-        let step = translate_one(&pos, tok, i + 1, "move", (gui, engine), repair);
+        let step = translate_one(&pos, tok, first + i, "move", (gui, engine), repair);
         match step {
             Ok((mv, written, diags)) => {
                 diagnostics.extend(diags);
@@ -94,7 +98,7 @@ pub fn play_moves(
                     position: pos,
                     moves: played,
                     diagnostics,
-                    stopped_at: Some(i + 1),
+                    stopped_at: Some(first + i),
                 };
             }
         }

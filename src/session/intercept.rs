@@ -16,7 +16,7 @@
 use bytes::Bytes;
 use tracing::Level;
 
-use super::position::{self, ENABLE_CHESS960, Outcome};
+use super::position::{ENABLE_CHESS960, Outcome};
 use super::record::{DiagnosticRecord, Event, Moves, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::config::OnInvalid;
@@ -41,7 +41,9 @@ impl Session {
             self.on_unchecked_position(out, line);
             return;
         }
-        let outcome = position::process(&line, &self.settings.positions, &self.c960, &self.rules);
+        let outcome =
+            self.position_memo
+                .process(&line, &self.settings.positions, &self.c960, &self.rules);
         if outcome.enable_chess960 {
             self.enable_chess960(out, &outcome);
         }

@@ -52,6 +52,7 @@ mod overlong;
 mod owed;
 mod pending;
 pub mod position;
+pub mod position_memo;
 mod record;
 mod replay;
 pub mod restart;
@@ -151,6 +152,9 @@ pub struct Session {
     current: Option<game::Game>,
     /// `seq` of the last `position` record.
     position_seq: Option<u64>,
+    /// The last `position` line and its outcome (`position_memo.rs`): a resent game plays
+    /// only its new moves.
+    position_memo: position_memo::PositionMemo,
     /// The last `position` was rejected: `go` is answered `bestmove 0000`.
     rejected: bool,
     /// The replies the GUI is owed, in the order it asked (`owed.rs`): `uciok`, `readyok`,
@@ -193,6 +197,7 @@ impl Session {
             c960: Chess960State::default(),
             current: None,
             position_seq: None,
+            position_memo: position_memo::PositionMemo::default(),
             rejected: false,
             owed: owed::Owed::default(),
             pending: std::collections::VecDeque::new(),

@@ -21,7 +21,7 @@ use crate::uci::{
 pub const ENABLE_CHESS960: &str = "setoption name UCI_Chess960 value true";
 
 /// What to do with one `position` line.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     /// The record (its `sent` is the line without terminator).
     pub record: PositionRecord,
@@ -46,7 +46,7 @@ pub fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
 }
 
 /// The move tokens as one space-separated string.
-fn joined(moves: &[Token<'_>]) -> Moves {
+pub(super) fn joined(moves: &[Token<'_>]) -> Moves {
     let mut text = String::with_capacity(moves.len() * 5);
     for t in moves {
         if !text.is_empty() {
@@ -115,7 +115,7 @@ fn ep_mode(config: &PositionsConfig) -> EpMode {
 
 /// The verdict for diagnostics `diags`: `complete` says that a start position exists and
 /// every move was played (possibly after repairs).
-fn verdict(diags: &[DiagnosticRecord], complete: bool, mode: OnInvalid) -> Verdict {
+pub(super) fn verdict(diags: &[DiagnosticRecord], complete: bool, mode: OnInvalid) -> Verdict {
     let mut errors = diags.iter().filter(|d| d.is_error()).peekable();
     if errors.peek().is_none() && complete {
         return Verdict::Valid;
@@ -131,6 +131,19 @@ fn verdict(diags: &[DiagnosticRecord], complete: bool, mode: OnInvalid) -> Verdi
 /// rules value: chess, [`Rules::Eight`] or [`Rules::Ten`]).
 pub fn process(
     line: &[u8],
+    config: &PositionsConfig,
+    c960: &Chess960State,
+    rules: &Rules,
+) -> Outcome {
+    let (body, _) = split_terminator(line);
+    process_command(line, parse_position(body), config, c960, rules)
+}
+
+/// [`process`] with the line's body already parsed (`cmd`, from [`parse_position`] on the
+/// line without its terminator).
+pub(super) fn process_command(
+    line: &[u8],
+    cmd: Result<PositionCommand<'_>, CommandError>,
     config: &PositionsConfig,
     c960: &Chess960State,
     rules: &Rules,
@@ -155,7 +168,7 @@ pub fn process(
         enable_chess960: false,
         start_fen: None,
     };
-    let cmd = match parse_position(body) {
+    let cmd = match cmd {
         Ok(cmd) => cmd,
         Err(e) => {
             outcome.record.diagnostics.push(command_diag(&e));
@@ -193,6 +206,7 @@ pub fn process(
         let played = play_moves(
             start.clone(),
             &cmd.moves,
+            1,
             c960.gui_notation(),
             engine,
             repair,

@@ -37,7 +37,8 @@ pub use command::{
 pub use diag::{MoveCode, MoveDiagnostic, Severity};
 pub use engine_line::{MoveField, MoveSequence, engine_move_sequences, splice};
 pub use moves::{
-    MovesOutcome, check_bestmove, play_moves, rewrite_engine_line, translate_searchmoves,
+    MovesOutcome, check_bestmove, play_moves, play_moves_from, rewrite_engine_line,
+    translate_searchmoves,
 };
 
 /// One whitespace-separated token of a line: its bytes and its half-open byte range in the line.

@@ -174,6 +174,19 @@ pub fn play_moves(
     engine: Notation,
     repair: bool,
 ) -> MovesOutcome {
+    play_moves_from(start, moves, 1, gui, engine, repair)
+}
+
+/// [`play_moves`] for the rest of a list whose first `first - 1` moves led to `start`: move
+/// numbers in diagnostics and [`MovesOutcome::stopped_at`] count from `first` (1-based).
+pub fn play_moves_from(
+    start: Chess,
+    moves: &[Token<'_>],
+    first: usize,
+    gui: Notation,
+    engine: Notation,
+    repair: bool,
+) -> MovesOutcome {
     let mut pos = start;
     let mut out = Vec::with_capacity(moves.len());
     let mut diagnostics = Vec::new();
@@ -181,7 +194,7 @@ pub fn play_moves(
         match translate_one(
             &pos,
             tok,
-            i + 1,
+            first + i,
             "move",
             (gui, engine),
             repair,
@@ -197,7 +210,7 @@ pub fn play_moves(
                     moves: out,
                     position: pos,
                     diagnostics,
-                    stopped_at: Some(i + 1),
+                    stopped_at: Some(first + i),
                 };
             }
         }

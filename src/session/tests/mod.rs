@@ -9,6 +9,7 @@ mod option_blame;
 mod options;
 mod order;
 mod position;
+mod position_memo;
 mod reports;
 mod restart;
 mod search;

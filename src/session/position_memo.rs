@@ -1,0 +1,194 @@
+//! The last `position` line and its outcome, so that the next line that resends the same game
+//! with more moves (what GUIs send every move) plays only the moves that are new: a `position`
+//! costs the same at ply 300 as at ply 3. The outcome is exactly [`super::position::process`]'s (the
+//! test `memo_gives_what_the_full_pipeline_gives` replays many lines both ways).
+//!
+//! A line continues the remembered one when, under the same settings, Chess960 state and
+//! rules, its bytes start with the remembered line's (up to whitespace), its start (`startpos`
+//! or the FEN's range) is the same, and its first moves are the remembered ones: then the FEN
+//! diagnostics, the canonical FEN sent and the earlier moves' diagnostics are those already
+//! found, and the new moves are played from the remembered final position. Only a
+//! remembered outcome that was sent (valid or repaired, every move played, nothing switched
+//! to Chess960) is continued; a continuation whose new moves do not all play, or whose verdict
+//! is no longer valid or repaired, is processed again in full.
+
+use super::chess960::Chess960State;
+use super::game_moves::{append_written, play_moves};
+use super::position::{
+    Outcome, joined, lossy, move_diag, process_command, split_terminator, verdict,
+};
+use super::record::{Moves, Verdict};
+use super::variant::Rules;
+use crate::config::{OnInvalid, PositionsConfig};
+use crate::uci::{Notation, PositionCommand, PositionStart, parse_position};
+use std::ops::Range;
+
+/// The remembered `position` line (see the module documentation).
+#[derive(Debug, Default)]
+pub struct PositionMemo {
+    last: Option<Memo>,
+    continued: u64,
+}
+
+#[derive(Debug)]
+struct Memo {
+    /// The line without its terminator.
+    body: Vec<u8>,
+    config: PositionsConfig,
+    c960: Chess960State,
+    rules: Rules,
+    start: PositionStart,
+    /// How many moves it had, and the span of its last one.
+    moves: usize,
+    last_move: Option<Range<usize>>,
+    outcome: Outcome,
+}
+
+impl PositionMemo {
+    /// [`super::position::process`] for `line`, continuing the remembered line when `line` extends
+    /// it; `line` and its outcome are remembered for the next call.
+    pub fn process(
+        &mut self,
+        line: &[u8],
+        config: &PositionsConfig,
+        c960: &Chess960State,
+        rules: &Rules,
+    ) -> Outcome {
+        let (body, term) = split_terminator(line);
+        let cmd = parse_position(body);
+        if let Ok(cmd) = &cmd
+            && let Some(memo) = &mut self.last
+            && memo.extend(body, term, cmd, config, c960, rules)
+        {
+            self.continued += 1;
+            return memo.outcome.clone();
+        }
+        let outcome = process_command(line, cmd.clone(), config, c960, rules);
+        self.last = match &cmd {
+            Ok(cmd) if continuable(&outcome, config) => Some(Memo {
+                body: body.to_vec(),
+                config: config.clone(),
+                c960: *c960,
+                rules: rules.clone(),
+                start: cmd.start.clone(),
+                moves: cmd.moves.len(),
+                last_move: cmd.moves.last().map(|t| t.span.clone()),
+                outcome: outcome.clone(),
+            }),
+            _ => None,
+        };
+        outcome
+    }
+
+    /// How many lines were continued rather than processed in full.
+    pub fn continued(&self) -> u64 {
+        self.continued
+    }
+}
+
+/// Whether a later line may continue `outcome`: it was sent as checked, every move played, and
+/// it did not switch the engine to Chess960 (the state it was judged in changes then).
+fn continuable(outcome: &Outcome, config: &PositionsConfig) -> bool {
+    config.check_moves
+        && matches!(outcome.record.verdict, Verdict::Valid | Verdict::Repaired)
+        && outcome.searched.is_some()
+        && outcome.record.sent.is_some()
+        && !outcome.enable_chess960
+}
+
+impl Memo {
+    /// Whether `cmd` (the line `body` + `term`) continues this line; if so this memo becomes
+    /// `cmd`'s, its outcome the line's. Left unchanged otherwise (then the full pipeline runs
+    /// and replaces it).
+    fn extend(
+        &mut self,
+        body: &[u8],
+        term: &[u8],
+        cmd: &PositionCommand<'_>,
+        config: &PositionsConfig,
+        c960: &Chess960State,
+        rules: &Rules,
+    ) -> bool {
+        let continues = body.starts_with(&self.body)
+            && body
+                .get(self.body.len())
+                .is_none_or(u8::is_ascii_whitespace)
+            && cmd.start == self.start
+            && cmd.moves.len() >= self.moves
+            && self.moves.checked_sub(1).map(|i| &cmd.moves[i].span) == self.last_move.as_ref()
+            && *c960 == self.c960
+            && *config == self.config
+            && *rules == self.rules;
+        if !continues {
+            return false;
+        }
+        let new = &cmd.moves[self.moves..];
+        let played = match &self.outcome.searched {
+            Some(searched) if !new.is_empty() => {
+                let engine = Notation::from_chess960(c960.engine_on());
+                let played = play_moves(
+                    searched.clone(),
+                    new,
+                    self.moves + 1,
+                    c960.gui_notation(),
+                    engine,
+                    config.on_invalid == OnInvalid::Repair,
+                );
+                if !played.is_complete() {
+                    return false;
+                }
+                Some(played)
+            }
+            Some(_) => None,
+            None => return false,
+        };
+        let record = &mut self.outcome.record;
+        let Some(sent) = &mut record.sent else {
+            return false;
+        };
+        if let Some(played) = played {
+            let diagnostics: Vec<_> = played.diagnostics.iter().map(move_diag).collect();
+            if !diagnostics.is_empty() {
+                let all = [record.diagnostics.as_slice(), &diagnostics].concat();
+                let verdict = verdict(&all, true, config.on_invalid);
+                if !matches!(verdict, Verdict::Valid | Verdict::Repaired) {
+                    return false;
+                }
+                record.verdict = verdict;
+                record.diagnostics = all;
+            }
+            extend_moves(&mut record.moves_in, &joined(new));
+            if self.moves == 0 {
+                sent.push_str(" moves");
+            }
+            let written_at = sent.len() + 1;
+            let mut text = std::mem::take(sent).into_bytes();
+            for m in &played.moves {
+                text.push(b' ');
+                append_written(&mut text, m);
+            }
+            extend_moves(&mut record.moves_out, &Moves(lossy(&text[written_at..])));
+            *sent = lossy(&text);
+            record.final_fen = Some(played.position.xfen());
+            self.outcome.searched = Some(played.position);
+        }
+        record.raw = lossy(body);
+        let mut line = Vec::with_capacity(sent.len() + term.len());
+        line.extend_from_slice(sent.as_bytes());
+        line.extend_from_slice(term);
+        self.outcome.sent = Some(line);
+        self.body.clear();
+        self.body.extend_from_slice(body);
+        self.moves = cmd.moves.len();
+        self.last_move = cmd.moves.last().map(|t| t.span.clone());
+        true
+    }
+}
+
+/// Appends the moves `more` to the list `moves`.
+fn extend_moves(moves: &mut Moves, more: &Moves) {
+    if !moves.0.is_empty() && !more.0.is_empty() {
+        moves.0.push(' ');
+    }
+    moves.0.push_str(&more.0);
+}
