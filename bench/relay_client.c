@@ -4,6 +4,7 @@
  * measures, with CLOCK_MONOTONIC:
  *   isready   N round trips `isready` -> `readyok`: median and p99 (microseconds);
  *   position  N round trips `position fen FEN moves M...` + `isready` -> `readyok`;
+ *   position_fresh  the same, every line differing from the one before (its fullmove number);
  *   burst     R runs of `position startpos` (or -B LINE) + `go` -> `bestmove`, counting the
  *             `info` lines in between: median (milliseconds);
  * and the CPU time the started process itself used for each burst (burst_cpu_ms, from
@@ -194,6 +195,24 @@ int main(int argc, char **argv) {
         v[i] = now_us() - t;
     }
     if (n_position > 0) report("position_us", v, n_position, 1.0);
+
+    /* position_fresh: the same, but every line differs from the one before (the FEN's last
+     * field alternates between its value and that value + 1), so a relay that remembers the
+     * last line (fenguard continues a resent game) checks each line in full. */
+    const char *last_field = strrchr(fen, ' ');
+    int fullmove = last_field ? atoi(last_field + 1) : 1;
+    int head = last_field ? (int)(last_field - fen) : (int)strlen(fen);
+    char *cmd2 = malloc(cap + 16);
+    if (!cmd2) die("out of memory");
+    snprintf(cmd2, cap + 16, "position fen %.*s %d moves %s\nisready\n", head, fen, fullmove + 1,
+             moves);
+    for (int i = 0; i < n_position; i++) {
+        double t = now_us();
+        send_text(i % 2 ? cmd2 : cmd);
+        read_until("readyok", NULL);
+        v[i] = now_us() - t;
+    }
+    if (n_position > 0) report("position_fresh_us", v, n_position, 1.0);
 
     long lines = 0;
     double *cpu = malloc(sizeof(double) * (size_t)(n_burst > 0 ? n_burst : 1));

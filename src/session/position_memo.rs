@@ -63,16 +63,20 @@ impl PositionMemo {
             self.continued += 1;
             return memo.outcome.clone();
         }
-        let outcome = process_command(line, cmd.clone(), config, c960, rules);
-        self.last = match &cmd {
-            Ok(cmd) if continuable(&outcome, config) => Some(Memo {
+        let shape = cmd.as_ref().ok().map(|cmd| {
+            let last_move = cmd.moves.last().map(|t| t.span.clone());
+            (cmd.start.clone(), cmd.moves.len(), last_move)
+        });
+        let outcome = process_command(line, cmd, config, c960, rules);
+        self.last = match shape {
+            Some((start, moves, last_move)) if continuable(&outcome, config) => Some(Memo {
                 body: body.to_vec(),
                 config: config.clone(),
                 c960: *c960,
                 rules: rules.clone(),
-                start: cmd.start.clone(),
-                moves: cmd.moves.len(),
-                last_move: cmd.moves.last().map(|t| t.span.clone()),
+                start,
+                moves,
+                last_move,
                 outcome: outcome.clone(),
             }),
             _ => None,
