@@ -121,3 +121,78 @@ fn the_proxy_rotates_positions_jsonl_and_fenguard_log_by_the_config() {
         rebuild_alone(&p);
     }
 }
+
+/// Every file of `path`'s rotation chain that exists, newest last; panics on a gap in the
+/// numbering (a rotated file lost to a rename over it).
+fn chain(path: &Path, keep: u32) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = (1..=keep).map(|n| rotated_path(path, n)).collect();
+    let present = files.iter().take_while(|p| p.exists()).count();
+    for p in &files[present..] {
+        assert!(
+            !p.exists(),
+            "gap in the rotation chain before {}",
+            p.display()
+        );
+    }
+    files.truncate(present);
+    files.reverse();
+    files.push(path.to_path_buf());
+    files
+}
+
+#[test]
+fn writers_sharing_a_directory_lose_no_line_when_they_rotate_at_once() {
+    // Each thread has its own `RotatingFile` on the same path, as fenguard processes sharing a
+    // log directory do (a GUI's engine match): they rotate at about the same moments.
+    let dir = test_dir("log-rotation-shared");
+    let path = dir.join("positions.jsonl");
+    let rotation = Rotation {
+        max_bytes: 2048,
+        keep: 1000,
+    };
+    let (writers, lines) = (4, 1500);
+    let threads: Vec<_> = (0..writers)
+        .map(|w| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                use std::io::Write as _;
+                let mut file = RotatingFile::open(&path, rotation).unwrap();
+                for n in 0..lines {
+                    let line = format!(
+                        "{{\"writer\":{w},\"n\":{n},\"pad\":\"{}\"}}\n",
+                        "x".repeat(60)
+                    );
+                    file.prepare(line.len() as u64).unwrap();
+                    file.write_all(line.as_bytes()).unwrap();
+                    if n % 4 == 3 {
+                        file.flush().unwrap();
+                    }
+                }
+                file.flush().unwrap();
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let mut seen = vec![vec![false; lines]; writers];
+    for p in chain(&path, rotation.keep) {
+        for line in std::fs::read_to_string(&p).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{}: {e}: {line}", p.display()));
+            let (w, n) = (v["writer"].as_u64().unwrap(), v["n"].as_u64().unwrap());
+            assert!(!seen[w as usize][n as usize], "line {w}/{n} twice");
+            seen[w as usize][n as usize] = true;
+        }
+    }
+    let lost: Vec<(usize, usize)> = (0..writers)
+        .flat_map(|w| (0..lines).map(move |n| (w, n)))
+        .filter(|&(w, n)| !seen[w][n])
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} lines lost, first {:?}",
+        lost.len(),
+        &lost[..lost.len().min(5)]
+    );
+}

@@ -15,7 +15,8 @@
 //! line a call (tracing's formatter, the position log) never sees a line split; a file exceeds
 //! the cap only by one write, when that write alone is larger than the room left in an empty
 //! file. When another process sharing the directory has rotated the file (Unix: the path names
-//! another inode), the next write reopens the path.
+//! another inode), the next write reopens the path; processes rotate one at a time, under an
+//! exclusive lock on `FILE.lock` (see [`RotatingFile::prepare`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -128,19 +129,29 @@ impl RotatingFile {
             && !std::mem::replace(&mut self.checked, true)
             && self.replaced()
         {
-            self.write_pending()?;
-            let (file, len) = open_append(&self.path)?;
-            self.file = file;
-            self.len = len;
-            self.generation += 1;
+            self.reopen()?;
         }
-        if self.rotation.max_bytes > 0
-            && self.len > 0
-            && self.len.saturating_add(size) > self.rotation.max_bytes
-        {
-            self.rotate()?;
+        if self.over_cap(size) {
+            self.rotate(size)?;
         }
         Ok(self.generation != before)
+    }
+
+    /// Whether a write of `size` bytes would take the non-empty current file past the cap.
+    fn over_cap(&self, size: u64) -> bool {
+        self.rotation.max_bytes > 0
+            && self.len > 0
+            && self.len.saturating_add(size) > self.rotation.max_bytes
+    }
+
+    /// Writes what is pending to the file open now, then opens the path afresh.
+    fn reopen(&mut self) -> io::Result<()> {
+        self.write_pending()?;
+        let (file, len) = open_append(&self.path)?;
+        self.file = file;
+        self.len = len;
+        self.generation += 1;
+        Ok(())
     }
 
     /// Whether the path now names another file than the one open (another process rotated
@@ -173,9 +184,20 @@ impl RotatingFile {
         }
     }
 
-    fn rotate(&mut self) -> io::Result<()> {
+    /// Renames the chain and starts a new file, holding the rotation lock ([`RotationLock`]):
+    /// processes sharing the directory rotate one at a time. One that waited finds the path
+    /// rotated by another and goes on in the new file, unless a write of `size` bytes would
+    /// take that one past the cap too.
+    fn rotate(&mut self, size: u64) -> io::Result<()> {
         self.write_pending()?;
         self.file.flush()?;
+        let _lock = RotationLock::acquire(&self.path)?;
+        if self.replaced() {
+            self.reopen()?;
+            if !self.over_cap(size) {
+                return Ok(());
+            }
+        }
         let keep = self.rotation.keep;
         if keep == 0 {
             let _ = std::fs::remove_file(&self.path);
@@ -189,11 +211,39 @@ impl RotatingFile {
             }
             std::fs::rename(&self.path, rotated_path(&self.path, 1))?;
         }
-        let (file, len) = open_append(&self.path)?;
-        self.file = file;
-        self.len = len;
-        self.generation += 1;
-        Ok(())
+        self.reopen()
+    }
+}
+
+/// An exclusive lock on `FILE.lock` (created beside the log, never written), held while one
+/// writer renames the rotation chain: two processes renaming it at once overwrote each other's
+/// rotated files, and one renamed a file the other had just moved (`NotFound`, which stopped
+/// its log). Released when dropped. Where the platform has no file locks, rotation goes on
+/// unlocked.
+struct RotationLock(Option<File>);
+
+impl RotationLock {
+    fn acquire(path: &Path) -> io::Result<RotationLock> {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(PathBuf::from(name))?;
+        match file.lock() {
+            Ok(()) => Ok(RotationLock(Some(file))),
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(RotationLock(None)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Drop for RotationLock {
+    fn drop(&mut self) {
+        if let Some(file) = &self.0 {
+            let _ = file.unlock();
+        }
     }
 }
 
