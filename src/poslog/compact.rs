@@ -46,21 +46,17 @@ fn common_prefix(a: &str, b: &str) -> usize {
     n
 }
 
-/// How many moves `last` has when it is a prefix (as a move list) of `new`, and the byte
-/// offset in `new` where its other moves start. The usual case, a game resent with one more
-/// move, is one byte comparison: `last`'s text is a prefix of `new`'s ending at a move
-/// boundary.
-fn moves_prefix_len(last: &Moves, new: &Moves) -> Option<(usize, usize)> {
+/// When `last` is a prefix (as a move list) of `new`, the byte offset in `new` where its other
+/// moves start. The usual case, a game resent with one more move, is one byte comparison:
+/// `last`'s text is a prefix of `new`'s ending at a move boundary.
+fn moves_tail_at(last: &Moves, new: &Moves) -> Option<usize> {
     let (a, b) = (last.0.as_bytes(), new.0.as_bytes());
     let at_boundary = b.len() == a.len() || b.get(a.len()) == Some(&b' ');
-    if b.starts_with(a)
-        && at_boundary
-        && let Some(n) = words_if_single_spaced(a)
-    {
-        return Some((n, a.len()));
+    if b.starts_with(a) && at_boundary && single_spaced(a) {
+        return Some(a.len());
     }
     let n = prefix_len(last.iter(), new.iter())?;
-    Some((n, offset_after_words(b, n)))
+    Some(offset_after_words(b, n))
 }
 
 /// The byte offset just after the first `n` space-separated words of `text` (empty words
@@ -81,24 +77,13 @@ fn offset_after_words(text: &[u8], n: usize) -> usize {
     text.len()
 }
 
-/// The number of moves in `text` when they are separated by single spaces, with none before or
-/// after (as the session writes them); `None` otherwise (empty included).
-fn words_if_single_spaced(text: &[u8]) -> Option<usize> {
-    if text.first().is_none_or(|&c| c == b' ') || text.last() == Some(&b' ') {
-        return None;
-    }
-    let mut n = 1;
-    let mut after_space = false;
-    for &c in text {
-        if c == b' ' {
-            if after_space {
-                return None;
-            }
-            n += 1;
-        }
-        after_space = c == b' ';
-    }
-    Some(n)
+/// Whether `text` holds moves separated by single spaces, none before or after (as the
+/// session writes them); false when empty.
+fn single_spaced(text: &[u8]) -> bool {
+    !text.is_empty()
+        && text.first() != Some(&b' ')
+        && text.last() != Some(&b' ')
+        && !text.windows(2).any(|w| w == b"  ")
 }
 
 /// How many moves `prefix` has when it is a prefix (as a move list) of `moves`.
@@ -159,8 +144,8 @@ fn compact(seq: u64, last: &PositionRecord, new: &PositionRecord) -> Option<Comp
     if last.fen_in != new.fen_in {
         return None;
     }
-    let (_, moves_in_at) = moves_prefix_len(&last.moves_in, &new.moves_in)?;
-    let (_, moves_out_at) = moves_prefix_len(&last.moves_out, &new.moves_out)?;
+    let moves_in_at = moves_tail_at(&last.moves_in, &new.moves_in)?;
+    let moves_out_at = moves_tail_at(&last.moves_out, &new.moves_out)?;
     let raw = common_prefix(&last.raw, &new.raw);
     let sent = match (&last.sent, &new.sent) {
         (Some(a), Some(b)) => Some(common_prefix(a, b)),
@@ -191,7 +176,7 @@ struct Tail<'a>(&'a str);
 
 impl Serialize for Tail<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.split(' ').filter(|m| !m.is_empty()))
+        serializer.collect_seq(Moves::words(self.0))
     }
 }
 
@@ -297,7 +282,7 @@ mod tests {
     }
 
     #[test]
-    fn moves_prefix_len_fast_path_agrees_with_the_move_lists() {
+    fn moves_tail_at_fast_path_agrees_with_the_move_lists() {
         let lists = [
             "",
             "e2e4",
@@ -313,14 +298,11 @@ mod tests {
         for a in lists {
             for b in lists {
                 let (a, b) = (Moves(a.to_owned()), Moves(b.to_owned()));
-                let got = moves_prefix_len(&a, &b);
-                assert_eq!(
-                    got.map(|(n, _)| n),
-                    prefix_len(a.iter(), b.iter()),
-                    "{a:?} {b:?}"
-                );
-                if let Some((n, at)) = got {
-                    let tail: Vec<&str> = b.0[at..].split(' ').filter(|m| !m.is_empty()).collect();
+                let at = moves_tail_at(&a, &b);
+                let n = prefix_len(a.iter(), b.iter());
+                assert_eq!(at.is_some(), n.is_some(), "{a:?} {b:?}");
+                if let (Some(at), Some(n)) = (at, n) {
+                    let tail: Vec<&str> = Moves::words(&b.0[at..]).collect();
                     assert_eq!(tail, b.iter().skip(n).collect::<Vec<_>>(), "{a:?} {b:?}");
                 }
             }

@@ -161,18 +161,18 @@ impl Memo {
                 record.verdict = verdict;
                 record.diagnostics = all;
             }
-            extend_moves(&mut record.moves_in, &joined(new));
-            if self.moves == 0 {
-                sent.push_str(" moves");
-            }
-            let written_at = sent.len() + 1;
-            let mut text = std::mem::take(sent).into_bytes();
+            extend_moves(&mut record.moves_in, &joined(new).0);
+            let mut written = Vec::with_capacity(played.moves.len() * 5);
             for m in &played.moves {
-                text.push(b' ');
-                append_written(&mut text, m);
+                if !written.is_empty() {
+                    written.push(b' ');
+                }
+                append_written(&mut written, m);
             }
-            extend_moves(&mut record.moves_out, &Moves(lossy(&text[written_at..])));
-            *sent = lossy(&text);
+            let written = lossy(&written);
+            sent.push_str(if self.moves == 0 { " moves " } else { " " });
+            sent.push_str(&written);
+            extend_moves(&mut record.moves_out, &written);
             record.final_fen = Some(played.position.xfen());
             self.outcome.searched = Some(played.position);
         }
@@ -189,10 +189,10 @@ impl Memo {
     }
 }
 
-/// Appends the moves `more` to the list `moves`.
-fn extend_moves(moves: &mut Moves, more: &Moves) {
-    if !moves.0.is_empty() && !more.0.is_empty() {
+/// Appends the space-separated moves `more` to the list `moves`.
+fn extend_moves(moves: &mut Moves, more: &str) {
+    if !moves.0.is_empty() && !more.is_empty() {
         moves.0.push(' ');
     }
-    moves.0.push_str(&more.0);
+    moves.0.push_str(more);
 }

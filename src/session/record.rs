@@ -96,7 +96,13 @@ pub struct Moves(pub String);
 impl Moves {
     /// The moves, in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> {
-        self.0.split(' ').filter(|m| !m.is_empty())
+        Moves::words(&self.0)
+    }
+
+    /// The moves of a space-separated text (empty words skipped), as [`Moves::iter`] reads
+    /// them.
+    pub fn words(text: &str) -> impl Iterator<Item = &str> {
+        text.split(' ').filter(|m| !m.is_empty())
     }
 
     /// The moves as a vector (for tests and callers that want one).
