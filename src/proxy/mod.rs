@@ -22,7 +22,7 @@ pub mod ticker;
 pub mod watch;
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -45,13 +45,22 @@ pub fn run(args: ProxyArgs) -> ExitCode {
     }
 }
 
-fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
+/// The configuration (`--config` path `explicit`, else `$FENGUARD_CONFIG`, else the defaults:
+/// [`Config::load`]) and the engine to start: the command line's `-- ENGINE ARGS...` when
+/// given, else `engine.command` / `engine.args`, its program resolved on `PATH` (and the games
+/// directories, [`engine::resolve`]). Shared by the stdio proxy and `fenguard serve`.
+///
+/// # Errors
+/// The message for a configuration that cannot be read or an engine that cannot be found.
+pub fn config_and_engine(
+    explicit: Option<&Path>,
+    engine: &[OsString],
+) -> Result<(Config, PathBuf, Vec<OsString>), String> {
     let from_env = std::env::var_os("FENGUARD_CONFIG")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from);
-    let config =
-        Config::load(args.config.as_deref(), from_env).map_err(|e| format!("config error: {e}"))?;
-    let (command, engine_args) = match args.engine.split_first() {
+    let config = Config::load(explicit, from_env).map_err(|e| format!("config error: {e}"))?;
+    let (command, engine_args) = match engine.split_first() {
         Some((command, rest)) => (command.clone(), rest.to_vec()),
         None => (
             OsString::from(&config.engine.command),
@@ -60,6 +69,11 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
     };
     let program = engine::resolve(&command, std::env::var_os("PATH").as_deref())
         .map_err(|e| e.to_string())?;
+    Ok((config, program, engine_args))
+}
+
+fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
+    let (config, program, engine_args) = config_and_engine(args.config.as_deref(), &args.engine)?;
 
     let log_dir = args.log_dir.clone().or_else(|| {
         if config.log.dir.is_empty() {

@@ -18,7 +18,7 @@ use super::conn::{self, ConnState, FirstLine, Socket};
 use crate::config::{Config, default_log_dir};
 use crate::logging::{LogSettings, init, session_id};
 use crate::proxy::respawn::EngineCommand;
-use crate::proxy::{engine, signals::Signals};
+use crate::proxy::signals::Signals;
 use crate::token::Tokens;
 
 /// Longest a session's engine gets after its client went away or the daemon was told to stop.
@@ -63,20 +63,8 @@ pub(super) fn run(args: ServeArgs) -> ExitCode {
 }
 
 fn setup(args: ServeArgs) -> Result<ExitCode, String> {
-    let from_env = std::env::var_os("FENGUARD_CONFIG")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
-    let config =
-        Config::load(args.config.as_deref(), from_env).map_err(|e| format!("config error: {e}"))?;
-    let (program, engine_args) = match args.engine.split_first() {
-        Some((command, rest)) => (command.clone(), rest.to_vec()),
-        None => (
-            config.engine.command.clone().into(),
-            config.engine.args.iter().map(Into::into).collect(),
-        ),
-    };
-    let program = engine::resolve(&program, std::env::var_os("PATH").as_deref())
-        .map_err(|e| e.to_string())?;
+    let (config, program, engine_args) =
+        crate::proxy::config_and_engine(args.config.as_deref(), &args.engine)?;
     let listen = if args.listen.is_empty() {
         config.serve.listen.clone()
     } else {
