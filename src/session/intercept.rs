@@ -17,7 +17,7 @@ use bytes::Bytes;
 use tracing::Level;
 
 use super::position::{ENABLE_CHESS960, Outcome};
-use super::record::{DiagnosticRecord, Event, Moves, PositionRecord, Verdict};
+use super::record::{DiagnosticRecord, Event, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::config::OnInvalid;
 use crate::uci::{parse_setoption, splice};
@@ -65,6 +65,12 @@ impl Session {
         if !self.rejected {
             self.current = searched;
         }
+        self.log_position(out, record);
+    }
+
+    /// Writes the `position` record `record` (when positions are logged) as the one later
+    /// `search` records refer to.
+    pub(super) fn log_position(&mut self, out: &mut Vec<Action>, record: PositionRecord) {
         self.position_seq = None;
         if self.settings.log_positions {
             let action = self.record(Event::Position(Box::new(record)));
@@ -191,32 +197,21 @@ impl Session {
             format!("rejected position: line-too-long: {message}"),
         );
         self.rejected = true;
-        self.position_seq = None;
-        if self.settings.log_positions {
-            let shown = &first[..first.len().min(200)];
-            let record = PositionRecord {
-                raw: format!("{}...", String::from_utf8_lossy(shown)),
-                verdict: Verdict::Rejected,
-                diagnostics: vec![DiagnosticRecord {
-                    code: "line-too-long",
-                    severity: "error",
-                    message,
-                    span: None,
-                    fix: None,
-                }],
-                fen_in: None,
-                fen_out: None,
-                moves_in: Moves::default(),
-                moves_out: Moves::default(),
-                chess960: self.c960.engine_on(),
-                final_fen: None,
-                sent: None,
-                variant: self.rules.record_name(),
-            };
-            let action = self.record(Event::Position(Box::new(record)));
-            self.position_seq = Some(self.seq);
-            out.push(action);
-        }
+        let shown = &first[..first.len().min(200)];
+        let mut record = PositionRecord::unread(
+            format!("{}...", String::from_utf8_lossy(shown)),
+            Verdict::Rejected,
+            self.c960.engine_on(),
+            self.rules.record_name(),
+        );
+        record.diagnostics.push(DiagnosticRecord {
+            code: "line-too-long",
+            severity: "error",
+            message,
+            span: None,
+            fix: None,
+        });
+        self.log_position(&mut out, record);
         out
     }
 

@@ -150,19 +150,12 @@ pub(super) fn process_command(
 ) -> Outcome {
     let (body, term) = split_terminator(line);
     let mut outcome = Outcome {
-        record: PositionRecord {
-            raw: lossy(body),
-            verdict: Verdict::Rejected,
-            diagnostics: Vec::new(),
-            fen_in: None,
-            fen_out: None,
-            moves_in: Moves::default(),
-            moves_out: Moves::default(),
-            chess960: c960.engine_on(),
-            final_fen: None,
-            sent: None,
-            variant: rules.record_name(),
-        },
+        record: PositionRecord::unread(
+            lossy(body),
+            Verdict::Rejected,
+            c960.engine_on(),
+            rules.record_name(),
+        ),
         sent: None,
         searched: None,
         enable_chess960: false,

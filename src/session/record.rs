@@ -146,6 +146,32 @@ pub struct PositionRecord {
     pub variant: Option<String>,
 }
 
+impl PositionRecord {
+    /// The record of the GUI's line `raw` with `verdict` before anything is read from it: no
+    /// diagnostics, FENs, moves, final FEN or line sent yet; `chess960` and `variant` as in
+    /// force for the session.
+    pub fn unread(
+        raw: String,
+        verdict: Verdict,
+        chess960: bool,
+        variant: Option<String>,
+    ) -> PositionRecord {
+        PositionRecord {
+            raw,
+            verdict,
+            diagnostics: Vec::new(),
+            fen_in: None,
+            fen_out: None,
+            moves_in: Moves::default(),
+            moves_out: Moves::default(),
+            chess960,
+            final_fen: None,
+            sent: None,
+            variant,
+        }
+    }
+}
+
 /// The fields of a `kind: "search"` record (SPEC section 8).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SearchRecord {

@@ -20,7 +20,7 @@
 use bytes::Bytes;
 use tracing::Level;
 
-use super::record::{DiagnosticRecord, Moves, PositionRecord, Verdict};
+use super::record::{DiagnosticRecord, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::uci::SetOption;
 use crate::variant::Variant;
@@ -138,24 +138,14 @@ impl Session {
         self.forward_to_engine(out, line);
         self.current = None;
         self.rejected = false;
-        self.position_seq = None;
-        if self.settings.log_positions {
-            let record = PositionRecord {
-                raw: raw.clone(),
-                verdict: Verdict::Unchecked,
-                diagnostics,
-                fen_in: None,
-                fen_out: None,
-                moves_in: Moves::default(),
-                moves_out: Moves::default(),
-                chess960: self.c960.engine_on(),
-                final_fen: None,
-                sent: Some(raw),
-                variant: self.rules.record_name(),
-            };
-            let action = self.record(super::record::Event::Position(Box::new(record)));
-            self.position_seq = Some(self.seq);
-            out.push(action);
-        }
+        let mut record = PositionRecord::unread(
+            raw.clone(),
+            Verdict::Unchecked,
+            self.c960.engine_on(),
+            self.rules.record_name(),
+        );
+        record.diagnostics = diagnostics;
+        record.sent = Some(raw);
+        self.log_position(out, record);
     }
 }
