@@ -92,7 +92,7 @@ fn castle_toward<P: Position>(pos: &P, from: Square, to: Square) -> Option<Move>
 /// that right exists; a two-square king move from the e-file is castling in standard notation
 /// and an ordinary king move unless it is only a castle in Chess960 notation. Generic over the
 /// shakmaty position, so the 8x8 variants read castles by the same rules.
-pub(crate) fn read_king_move<P: Position>(
+fn read_king_move<P: Position>(
     pos: &P,
     from: Square,
     to: Square,
@@ -141,11 +141,19 @@ pub(crate) fn read_king_move<P: Position>(
     }
 }
 
-/// Finds the legal move a parsed UCI move means in `pos`, read in `notation`.
+/// Finds the legal move a parsed UCI move means in `pos`, read in `notation`: a king move by
+/// [`read_king_move`], anything else as shakmaty reads it, and a pawn move to the last rank
+/// without a piece is `MissingPromotion` holding its queen promotion. Generic over shakmaty
+/// positions, so the 8x8 variants read moves by the same rules; a drop (`P@e4`) is legal where
+/// the variant allows it (never in chess).
 ///
 /// # Errors
 /// [`ReadError`]: `Null` for `0000`, `Illegal` or `MissingPromotion` otherwise.
-pub fn read_uci(pos: &Chess, uci: UciMove, notation: Notation) -> Result<Reading, ReadError> {
+pub fn read_uci<P: Position>(
+    pos: &P,
+    uci: UciMove,
+    notation: Notation,
+) -> Result<Reading, ReadError> {
     let (from, to, promotion) = match uci {
         UciMove::Normal {
             from,
@@ -153,23 +161,16 @@ pub fn read_uci(pos: &Chess, uci: UciMove, notation: Notation) -> Result<Reading
             promotion,
         } => (from, to, promotion),
         UciMove::Null => return Err(ReadError::Null),
-        UciMove::Put { .. } => return Err(ReadError::Illegal),
+        UciMove::Put { .. } => {
+            return uci
+                .to_move(pos)
+                .map(|mv| Reading {
+                    mv,
+                    ambiguous: false,
+                })
+                .map_err(|_| ReadError::Illegal);
+        }
     };
-    read_board_move(pos, uci, from, to, promotion, notation)
-}
-
-/// The tail of [`read_uci`] for a move from `from` to `to` on the board (no drop, no null
-/// move), generic over shakmaty positions so the 8x8 variants read moves by the same rules: a
-/// king move by [`read_king_move`], anything else as shakmaty reads it, and a pawn move to the
-/// last rank without a piece is `MissingPromotion` holding its queen promotion.
-pub(crate) fn read_board_move<P: Position>(
-    pos: &P,
-    uci: UciMove,
-    from: Square,
-    to: Square,
-    promotion: Option<Role>,
-    notation: Notation,
-) -> Result<Reading, ReadError> {
     let role = pos.board().role_at(from).ok_or(ReadError::Illegal)?;
     if role == Role::King && promotion.is_none() && pos.us().contains(from) {
         return read_king_move(pos, from, to, notation).ok_or(ReadError::Illegal);
@@ -208,8 +209,9 @@ pub fn read_move(pos: &Chess, text: &[u8], notation: Notation) -> Result<Reading
 
 /// Writes the legal move `mv` of `pos` in `notation`. The flag is true when a castle is
 /// written in king-takes-rook form in standard notation because its standard form would read
-/// as another move, or the king does not move (`ambiguous-castling-move`).
-pub fn write_move(pos: &Chess, mv: Move, notation: Notation) -> (UciMove, bool) {
+/// as another move, or the king does not move (`ambiguous-castling-move`). Generic over
+/// shakmaty positions (chess and the 8x8 variants).
+pub fn write_move<P: Position>(pos: &P, mv: Move, notation: Notation) -> (UciMove, bool) {
     let chess960 = UciMove::from_chess960(mv);
     match (mv, notation) {
         (Move::Castle { king, .. }, Notation::Standard) => {

@@ -45,7 +45,6 @@ use shakmaty::{Bitboard, CastlingMode, Color, File, Move, Position, PositionErro
 use super::Variant;
 use super::eight_diag::{Places, diagnose, too_much_material};
 use super::eight_fen;
-use super::eight_moves;
 use super::eight_write;
 use crate::fen::{CastlingStyle, Code, Diagnostic, EpMode, Options, Severity};
 use crate::uci::castling::{Notation, ReadError, Reading};
@@ -123,12 +122,12 @@ impl Position8 {
         if self.pos.is_variant_end() && uci != UciMove::Null {
             return Err(ReadError::Illegal);
         }
-        eight_moves::read_uci(&self.pos, uci, notation)
+        crate::uci::castling::read_uci(&self.pos, uci, notation)
     }
 
     /// Writes the legal move `mv` in `notation`; the flag is `ambiguous-castling-move`.
     pub fn write_move(&self, mv: Move, notation: Notation) -> (UciMove, bool) {
-        eight_moves::write_uci(&self.pos, mv, notation)
+        crate::uci::castling::write_move(&self.pos, mv, notation)
     }
 
     /// Plays the legal move `mv` (from [`Position8::read_move`] or the legal moves).

@@ -19,7 +19,6 @@ pub mod board10;
 pub mod eight;
 mod eight_diag;
 mod eight_fen;
-mod eight_moves;
 #[cfg(test)]
 mod eight_tests;
 mod eight_write;
