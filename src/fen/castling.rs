@@ -188,7 +188,7 @@ fn order_diagnostic(field: &[u8], at: usize, diags: &mut Sink) {
 /// outermost rook on the h-side of the king (else the h-file), `q` the outermost on the a-side
 /// (else the a-file; nothing at all when the side has no back-rank rook and a king), a file
 /// letter that file. Square order is compared, like python-chess, not files.
-fn resolve(flag: u8, color: Color, board: &Board, promoted: Bitboard) -> Option<Square> {
+pub(crate) fn resolve(flag: u8, color: Color, board: &Board, promoted: Bitboard) -> Option<Square> {
     let rank = backrank(color);
     let rooks = board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(rank);
     let king = (board.kings() & board.by_color(color) & !promoted).last();

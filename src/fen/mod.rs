@@ -30,6 +30,7 @@ mod write;
 
 pub use analysis::{Analysis, Options, Repaired, analyze, valid_position};
 pub use castling::CastlingStyle;
+pub(crate) use castling::{CastlingField, resolve as resolve_castling};
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use geometry::Geometry;
 pub use write::{EpMode, FenDisplay, UnknownMode, write_fen};

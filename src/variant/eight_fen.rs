@@ -15,8 +15,7 @@ use std::num::NonZeroU32;
 use std::ops::Range;
 
 use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, RemainingChecks, Role, Setup,
-    Square,
+    Bitboard, Board, ByColor, ByRole, Color, File, Piece, Rank, RemainingChecks, Setup, Square,
 };
 
 use crate::fen::{Code, Diagnostic, Severity};
@@ -320,25 +319,13 @@ fn read_board(text: &[u8], span: Range<usize>, setup: &mut Setup, piece_at: &mut
 }
 
 /// The rook square a castling letter names, as python-chess `_set_castling_fen` (and the
-/// chess core) reads it: `k`/`q` the outermost rook on that side of the king (else the h- or
-/// a-file corner; `q` nothing when the side has a king and no back-rank rook), a file letter
-/// that file.
+/// chess core, [`crate::fen::resolve_castling`]) reads it; `None` for a byte that is no
+/// castling letter.
 fn resolve_castling(flag: u8, color: Color, board: &Board) -> Option<Square> {
-    let rank = color.backrank();
-    let rooks = board.by_piece(Role::Rook.of(color)) & Bitboard::from_rank(rank);
-    let king = (board.kings() & board.by_color(color)).last();
-    let on_file = |f: File| Square::from_coords(f, rank);
     match flag {
-        b'q' => match (king, rooks.first()) {
-            (Some(_), None) => None,
-            (Some(k), Some(r)) if r < k => Some(r),
-            _ => Some(on_file(File::A)),
-        },
-        b'k' => match (king, rooks.last()) {
-            (Some(k), Some(r)) if k < r => Some(r),
-            _ => Some(on_file(File::H)),
-        },
-        f @ b'a'..=b'h' => Some(on_file(File::new(u32::from(f - b'a')))),
+        b'k' | b'q' | b'a'..=b'h' => {
+            crate::fen::resolve_castling(flag, color, board, Bitboard::EMPTY)
+        }
         _ => None,
     }
 }

@@ -2,7 +2,7 @@
 
 use shakmaty::{Bitboard, Board, Color, EnPassantMode, Position, Role, variant::VariantPosition};
 
-use crate::fen::{CastlingStyle, EpMode};
+use crate::fen::{CastlingField, CastlingStyle, EpMode};
 
 /// Writes `pos` as python-chess `board.fen()` / `board.shredder_fen()` write it: pockets and
 /// promoted markers in crazyhouse, remaining checks before the clocks in three-check.
@@ -66,40 +66,15 @@ pub(crate) fn write(pos: &VariantPosition, castling: CastlingStyle, ep: EpMode) 
     s
 }
 
-/// The castling field in `style` (python-chess `castling_xfen()` / `castling_shredder_fen()`).
+/// The castling field in `style` (python-chess `castling_xfen()` / `castling_shredder_fen()`),
+/// written as the chess core writes it.
 pub(crate) fn castling_field(board: &Board, rights: Bitboard, style: CastlingStyle) -> String {
-    let mut out = String::new();
-    for color in Color::ALL {
-        let rank = Bitboard::from_rank(color.backrank());
-        let king = (board.kings() & board.by_color(color)).last();
-        if style == CastlingStyle::XFen && king.is_none() {
-            continue;
-        }
-        let rooks = board.by_piece(Role::Rook.of(color)) & rank;
-        for rook in (rights & rank).into_iter().rev() {
-            let letter = match (style, king) {
-                (CastlingStyle::XFen, Some(k)) => {
-                    let a_side = rook.file() < k.file();
-                    let outer = rooks
-                        .without(rook)
-                        .into_iter()
-                        .any(|o| (o.file() < rook.file()) == a_side);
-                    match (outer, a_side) {
-                        (true, _) => rook.file().char(),
-                        (false, true) => 'q',
-                        (false, false) => 'k',
-                    }
-                }
-                _ => rook.file().char(),
-            };
-            out.push(match color {
-                Color::White => letter.to_ascii_uppercase(),
-                Color::Black => letter,
-            });
-        }
+    let mut buf = Vec::new();
+    CastlingField {
+        board,
+        rights,
+        style,
     }
-    if out.is_empty() {
-        out.push('-');
-    }
-    out
+    .append_to(&mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
 }
