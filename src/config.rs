@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-/// The whole configuration file: `[engine]`, `[positions]`, `[log]` and `[serve]`.
+/// The whole configuration file: `[engine]`, `[positions]`, `[guard]`, `[log]` and `[serve]`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
@@ -23,6 +23,8 @@ pub struct Config {
     pub engine: EngineConfig,
     /// What to do with `position` commands (used by the position interception).
     pub positions: PositionsConfig,
+    /// What reaches the engine (SPEC section 12).
+    pub guard: GuardConfig,
     /// Where and what to log.
     pub log: LogConfig,
     /// The daemon (`fenguard serve`, SPEC section 11).
@@ -101,6 +103,16 @@ impl Default for PositionsConfig {
             report_to_gui: true,
         }
     }
+}
+
+/// The `[guard]` section (SPEC section 12).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GuardConfig {
+    /// `any` (default: a line that is not a UCI command is relayed byte for byte) or `uci`
+    /// (only UCI commands reach the engine; others are answered `info string fenguard: command
+    /// not allowed: WORD`). `fenguard serve` always uses `uci`.
+    pub commands: crate::session::Commands,
 }
 
 /// `positions.on_invalid`: `repair | reject | forward` (SPEC section 6).

@@ -112,7 +112,8 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
             log_positions: config.log.positions,
         };
         let mut session = Session::with_settings(transcript, settings)
-            .with_restart(RestartPolicy::from(&config.engine));
+            .with_restart(RestartPolicy::from(&config.engine))
+            .with_commands(config.guard.commands);
         let start = command.started(&mut session, engine.child.id());
         let grace = Duration::from_millis(config.engine.quit_grace_ms);
         let session_logs = relay::SessionLogs {

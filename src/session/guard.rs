@@ -30,6 +30,7 @@ use std::collections::HashSet;
 use bytes::Bytes;
 use tracing::Level;
 
+use super::commands::normalized_name as normalize;
 use super::{Action, Session};
 use crate::uci::{parse_option, parse_setoption, splice, tokens};
 
@@ -54,14 +55,6 @@ pub struct Guard {
     max_hash_mb: Option<u64>,
     /// Normalized names the engine announced as `type string`.
     strings: HashSet<String>,
-}
-
-/// Lowercase, whitespace runs as one space.
-fn normalize(name: &[u8]) -> String {
-    let words: Vec<String> = tokens(name)
-        .map(|t| String::from_utf8_lossy(t.text).to_ascii_lowercase())
-        .collect();
-    words.join(" ")
 }
 
 impl Guard {
@@ -90,7 +83,7 @@ impl Guard {
     }
 
     /// The cap for option `name`, if it has one.
-    fn cap(&self, name: &[u8]) -> Option<(&'static str, u64)> {
+    pub(super) fn cap(&self, name: &[u8]) -> Option<(&'static str, u64)> {
         match normalize(name).as_str() {
             "threads" => self.max_threads.map(|c| ("Threads", c)),
             "hash" => self.max_hash_mb.map(|c| ("Hash", c)),
@@ -128,22 +121,25 @@ impl Guard {
 }
 
 impl Session {
-    /// This session guards options (a daemon session).
+    /// This session guards options (a daemon session); only UCI commands then reach the
+    /// engine ([`super::Commands::Uci`], SPEC section 12).
     pub fn with_guard(mut self, guard: Guard) -> Session {
         self.guard = Some(guard);
+        self.commands = super::Commands::Uci;
         self
     }
 
-    /// A GUI `setoption` under the guard: the line to handle (clamped if need be), or `None`
-    /// when refused (the GUI told why).
+    /// A GUI `setoption` (canonical): the line to handle (a spin value in canonical decimal,
+    /// clamped under the guard), or `None` when refused (the GUI told why). Without a guard
+    /// only spin values are checked ([`Session::check_spin_value`]).
     pub(super) fn guard_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) -> Option<Bytes> {
-        let Some(guard) = &self.guard else {
-            return Some(line);
-        };
         let Some(opt) = parse_setoption(&line) else {
-            let text = String::from_utf8_lossy(line.trim_ascii()).into_owned();
-            self.refuse(out, &text);
-            return None;
+            if self.guard.is_some() {
+                let text = String::from_utf8_lossy(crate::uci::trim_uci(&line)).into_owned();
+                self.refuse(out, &text);
+                return None;
+            }
+            return Some(line);
         };
         let own = tokens(opt.name)
             .next()
@@ -151,15 +147,20 @@ impl Session {
         if own {
             return Some(line);
         }
-        if !guard.allows(opt.name) {
+        let cap = self.guard.as_ref().and_then(|g| g.cap(opt.name));
+        if self.guard.as_ref().is_some_and(|g| !g.allows(opt.name)) {
             let name = String::from_utf8_lossy(opt.name).into_owned();
             self.refuse(out, &name);
             return None;
         }
+        let line = self.check_spin_value(out, &line, &opt, cap.is_some())?;
+        let Some((name, cap)) = cap else {
+            return Some(line);
+        };
+        let opt = parse_setoption(&line)?;
         let value = opt.value.and_then(|v| std::str::from_utf8(v).ok());
-        let value = value.and_then(|v| v.trim().parse::<u64>().ok());
-        match (guard.cap(opt.name), value, opt.value_span.clone()) {
-            (Some((name, cap)), Some(value), Some(span)) if value > cap => {
+        match (value.and_then(|v| v.parse::<i64>().ok()), opt.value_span) {
+            (Some(value), Some(span)) if value > i64::try_from(cap).unwrap_or(i64::MAX) => {
                 let clamped = splice(&line, &[(span, cap.to_string().into_bytes())]).into_owned();
                 let text = format!("{name} clamped to {cap} (server limit; asked {value})");
                 out.push(Action::Log(Level::INFO, text.clone()));

@@ -20,7 +20,7 @@ use super::position::{ENABLE_CHESS960, Outcome};
 use super::record::{DiagnosticRecord, Event, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::config::OnInvalid;
-use crate::uci::{parse_setoption, splice};
+use crate::uci::{map_canonical_offset, parse_setoption, splice};
 
 /// The errors a rejection names: under `repair`, those without a safe repair (all when every
 /// error has one, e.g. a repair that failed); otherwise all.
@@ -34,16 +34,34 @@ fn reject_reasons(diags: &[DiagnosticRecord], mode: OnInvalid) -> Vec<&Diagnosti
     }
 }
 
+/// A record judged on the canonical line, told the GUI's `original` line: `raw` becomes it and
+/// every span is mapped into it.
+pub(super) fn restore_raw(record: &mut PositionRecord, original: &[u8]) {
+    let (body, _) = super::position::split_terminator(original);
+    record.raw = super::position::lossy(body);
+    for d in &mut record.diagnostics {
+        if let Some([start, end]) = &mut d.span {
+            *start = map_canonical_offset(original, *start);
+            *end = map_canonical_offset(original, *end).max(*start);
+        }
+    }
+}
+
 impl Session {
-    /// A GUI `position` line: checked, then forwarded (canonical or as given) or rejected.
-    pub(super) fn on_position(&mut self, out: &mut Vec<Action>, line: Bytes) {
+    /// A GUI `position` line in canonical form (`line`; `original` as the GUI sent it):
+    /// checked, then forwarded (canonical or as given) or rejected. The record keeps the
+    /// GUI's line as `raw`, its diagnostics' spans pointing into it.
+    pub(super) fn on_position(&mut self, out: &mut Vec<Action>, line: Bytes, original: &[u8]) {
         if !self.rules.checked() {
-            self.on_unchecked_position(out, line);
+            self.on_unchecked_position(out, line, original);
             return;
         }
-        let outcome =
+        let mut outcome =
             self.position_memo
                 .process(&line, &self.settings.positions, &self.c960, &self.rules);
+        if *original != *line {
+            restore_raw(&mut outcome.record, original);
+        }
         if outcome.enable_chess960 {
             self.enable_chess960(out, &outcome);
         }

@@ -6,16 +6,19 @@
 //!
 //! let mut session = Session::new(false);
 //! let actions = session.on_gui_line(Bytes::from_static(b"isready\r\n"));
-//! assert_eq!(actions, vec![Action::ToEngine(Bytes::from_static(b"isready\r\n"))]);
+//! assert_eq!(actions, vec![Action::ToEngine(Bytes::from_static(b"isready\n"))]);
 //! ```
 //!
 //! The tokio shell ([`crate::proxy`]) reads a line, hands it to the session and carries out the
 //! actions in order; the session never does I/O and never sees the clock. A line is the exact
 //! bytes read, terminator included (`\n`, `\r\n`, or none for a last line without one), so a
-//! line that is passed through is relayed byte for byte.
+//! line that is passed through (not a UCI command) is relayed byte for byte.
 //!
-//! Every GUI line goes through [`Session::on_gui_line_at`]'s `match` on its first token and
-//! every engine line through [`Session::on_engine_line_at`]'s. Intercepted (SPEC sections 6-8):
+//! Every GUI line goes through [`Session::on_gui_line_at`]'s `match` on its command
+//! ([`crate::uci::UciCommand`]) and every engine line through [`Session::on_engine_line_at`]'s.
+//! A UCI command is judged and forwarded in canonical form (single spaces, `\n`: SPEC section
+//! 12, so the engine reads exactly what was judged); any other GUI line is relayed byte for
+//! byte, or refused under `[guard] commands = "uci"` (`commands.rs`). Intercepted (SPEC sections 6-8):
 //! GUI `position` ([`position`]: checked, forwarded canonical, repaired or rejected), `go`,
 //! `stop`, `ponderhit` (`search.rs`), `setoption` (fenguard's own options in [`options`],
 //! `UCI_Chess960` in [`chess960`]), `uci`; engine `option` (is `UCI_Chess960` offered?),
@@ -37,7 +40,10 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use tracing::Level;
 
+use crate::uci::{UciCommand, canonical_line, holds_nul};
+
 pub mod chess960;
+mod commands;
 mod engine_end;
 pub mod game;
 pub mod game_moves;
@@ -62,6 +68,7 @@ mod tests;
 pub mod variant;
 
 pub use chess960::Chess960State;
+pub use commands::Commands;
 pub use guard::Guard;
 pub use hang::OUTPUT_GRACE;
 pub use options::Settings;
@@ -178,6 +185,12 @@ pub struct Session {
     dropping_gui_line: bool,
     /// The daemon's option guard ([`guard`]); `None` for the stdio proxy.
     guard: Option<Guard>,
+    /// Which commands reach the engine (`[guard] commands`, [`Commands`]).
+    commands: Commands,
+    /// The options the engine announced as `type spin` (their values must be decimal).
+    spins: commands::SpinOptions,
+    /// The GUI line being handled ended in `\r\n` (fenguard's own answers to it do too).
+    gui_crlf: bool,
 }
 
 impl Session {
@@ -208,6 +221,9 @@ impl Session {
             restart: restart::Restart::new(RestartPolicy::default()),
             dropping_gui_line: false,
             guard: None,
+            commands: Commands::Any,
+            spins: commands::SpinOptions::default(),
+            gui_crlf: false,
         }
     }
 
@@ -259,9 +275,23 @@ impl Session {
         let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
         let at = self.owed.entries.len();
         self.transcribe(&mut out, Direction::FromGui, &line);
-        self.restart.suspects.on_gui_line(first_token(&line));
-        match first_token(&line) {
-            b"quit" => {
+        let word = first_token(&line);
+        self.restart.suspects.on_gui_line(word);
+        let command = UciCommand::from_word(word);
+        self.gui_crlf = line.ends_with(b"\r\n");
+        // What the engine reads is what fenguard judges: a UCI command is judged and sent in
+        // its canonical form (SPEC section 12); `original` is kept for the position log.
+        let original = line;
+        let line = match command.and_then(|c| canonical_line(&original, c)) {
+            Some(canonical) => Bytes::from(canonical),
+            None => original.clone(),
+        };
+        match command {
+            // Arguments with a NUL: C and C++ engines would read different commands.
+            Some(c) if c.takes_arguments() && c != UciCommand::Position && holds_nul(&line) => {
+                self.not_sent(&mut out, &line, command, "a NUL byte in it");
+            }
+            Some(UciCommand::Quit) => {
                 self.drop_pending();
                 self.forward_to_engine(&mut out, line);
                 if !self.quitting {
@@ -269,34 +299,37 @@ impl Session {
                     out.push(Action::StartQuitGrace);
                 }
             }
-            b"position" => self.on_position(&mut out, line),
-            b"go" => self.on_go(&mut out, line, now),
-            b"stop" | b"ponderhit" => self.on_stop(&mut out, line, now),
-            b"setoption" => {
+            Some(UciCommand::Position) => self.on_position(&mut out, line, &original),
+            Some(UciCommand::Go) => self.on_go(&mut out, line, now),
+            Some(UciCommand::Stop | UciCommand::PonderHit) => self.on_stop(&mut out, line, now),
+            Some(UciCommand::SetOption) => {
                 if let Some(line) = self.guard_setoption(&mut out, line) {
                     self.restart.slow_pending = true;
                     self.on_setoption(&mut out, line);
                 }
             }
-            b"isready" => {
+            Some(UciCommand::IsReady) => {
                 self.restart.on_isready(now);
                 self.owed
                     .entries
                     .push_back(owed::Entry::Readyok { own: false });
                 self.forward_to_engine(&mut out, line);
             }
-            b"uci" => {
+            Some(UciCommand::Uci) => {
                 self.c960.on_uci();
                 self.restart.on_uci(now);
                 self.owed.entries.push_back(owed::Entry::Uciok);
                 self.forward_to_engine(&mut out, line);
             }
-            b"ucinewgame" => {
+            Some(UciCommand::UciNewGame) => {
                 self.restart.note_ucinewgame();
                 self.restart.slow_pending = true;
                 self.forward_to_engine(&mut out, line);
             }
-            _ => self.forward_to_engine(&mut out, line),
+            Some(UciCommand::Debug | UciCommand::Register) => {
+                self.forward_to_engine(&mut out, line)
+            }
+            None => self.on_other_command(&mut out, line),
         }
         self.queue_own_writes(&mut out, at);
         self.release(&mut out, now);
@@ -370,6 +403,7 @@ impl Session {
             b"info" if self.c960.notations_differ() => self.on_info(&mut out, line),
             b"bestmove" => self.on_bestmove(&mut out, line, now),
             b"option" => {
+                self.spins.note(&line);
                 let line = self.guard_option(line);
                 self.c960.on_engine_option(&line);
                 self.forward_to_gui(&mut out, line);
@@ -431,17 +465,9 @@ impl Session {
     }
 }
 
-/// The first whitespace-separated token of a UCI line (UCI allows any amount of spaces and
-/// tabs around tokens); empty for a blank line.
+/// The first token of a UCI line (the command word; [`crate::uci::command_word`]: tokens are
+/// separated by the bytes C's `isspace` accepts, as engines read them); empty for a blank
+/// line.
 pub fn first_token(line: &[u8]) -> &[u8] {
-    let start = line
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(line.len());
-    let rest = &line[start..];
-    let len = rest
-        .iter()
-        .position(u8::is_ascii_whitespace)
-        .unwrap_or(rest.len());
-    &rest[..len]
+    crate::uci::command_word(line)
 }

@@ -147,7 +147,7 @@ impl Settings {
                 NAMES.join(", ")
             ));
         };
-        let raw = opt.value.unwrap_or_default().trim_ascii();
+        let raw = crate::uci::trim_uci(opt.value.unwrap_or_default());
         let value = String::from_utf8_lossy(raw).to_ascii_lowercase();
         let bad = |expected: &str| {
             format!(

@@ -1,12 +1,17 @@
-//! Lines longer than the line cap, handed over in pieces: relayed unchanged, piece by piece,
-//! never interpreted, except a GUI `position` line, which is rejected (`line-too-long`) and
-//! dropped. A GUI piece waits like a line (for a restart, or for the engine's `uciok` while
-//! lines before it wait).
+//! Lines longer than the line cap, handed over in pieces. A GUI line whose first token is a UCI
+//! command is not sent: fenguard cannot judge it whole, so it must not reach the engine (SPEC
+//! section 12: a 1 MiB `setoption name Threads value 1000 ...` would pass every cap). A
+//! `position` is rejected (`line-too-long`), a `go` answered `bestmove 0000`, an `isready`
+//! `readyok`, any other dropped with an `info string`. Other lines (not UCI commands) are
+//! relayed unchanged, piece by piece, never interpreted, or dropped under `[guard] commands =
+//! "uci"`. Engine lines are relayed unchanged. A GUI piece waits like a line (for a restart, or
+//! for the engine's `uciok` while lines before it wait).
 
 use bytes::Bytes;
 use tracing::Level;
 
-use super::{Action, Direction, Session, first_token, restart};
+use super::{Action, Commands, Direction, Session, first_token, restart};
+use crate::uci::UciCommand;
 
 impl Session {
     /// A piece of a GUI line longer than the line cap; `first` marks its first piece. Such a
@@ -28,13 +33,22 @@ impl Session {
         // `on_engine_exit_at`): the new engine would read it as a line of its own.
         self.restart.gui_piece_open = !chunk.ends_with(b"\n");
         if first {
-            self.dropping_gui_line = first_token(&chunk) == b"position";
-            if self.dropping_gui_line {
+            let command = UciCommand::from_word(first_token(&chunk));
+            if command.is_some() || self.commands == Commands::Uci {
                 let at = self.owed.entries.len();
                 let mut out = Vec::new();
                 self.transcribe(&mut out, Direction::FromGui, &chunk);
-                out.extend(self.reject_overlong_position(&chunk));
+                match command {
+                    Some(UciCommand::Position) => {
+                        out.extend(self.reject_overlong_position(&chunk));
+                    }
+                    _ => {
+                        let why = format!("longer than {} bytes", chunk.len());
+                        self.not_sent(&mut out, &chunk, command, &why);
+                    }
+                }
                 self.dropping_gui_line = !chunk.ends_with(b"\n");
+                self.restart.gui_piece_open = false;
                 self.queue_own_writes(&mut out, at);
                 self.release(&mut out, None);
                 self.gui_stream.hold_own_writes(&mut out);

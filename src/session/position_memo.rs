@@ -116,7 +116,7 @@ impl Memo {
         let continues = body.starts_with(&self.body)
             && body
                 .get(self.body.len())
-                .is_none_or(u8::is_ascii_whitespace)
+                .is_none_or(|&b| crate::uci::is_uci_space(b))
             && cmd.start == self.start
             && cmd.moves.len() >= self.moves
             && self.moves.checked_sub(1).map(|i| &cmd.moves[i].span) == self.last_move.as_ref()

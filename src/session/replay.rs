@@ -31,7 +31,7 @@ impl Session {
             }
             b"quit" => {
                 self.transcribe(&mut out, Direction::FromGui, &line);
-                return self.quit_while_restarting(out, line);
+                return self.quit_while_restarting(out, Bytes::from_static(b"quit\n"));
             }
             // Transcribed when released.
             _ => {

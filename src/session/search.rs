@@ -70,12 +70,29 @@ fn elapsed_ms(started: Option<Instant>, now: Option<Instant>) -> Option<u64> {
 }
 
 impl Session {
+    /// A `go` fenguard does not send (its line is over the line cap): answered `bestmove 0000`
+    /// in its turn, as after a rejected position.
+    pub(super) fn answer_unsent_go(&mut self, go: String) {
+        let search = Search {
+            position_seq: self.position_seq,
+            go,
+            started: None,
+            root: None,
+            own: Some(OwnAnswer {
+                crlf: false,
+                held: false,
+            }),
+            stopped: false,
+        };
+        self.owed.entries.push_back(Entry::Search(search));
+    }
+
     /// `go`: answered `bestmove 0000` after a rejected position (when the GUI sends `stop`
     /// or `ponderhit` for `go infinite` / `go ponder`), else forwarded with `searchmoves`
     /// checked and translated. A `go infinite` still held is answered first. `go perft` is
     /// not a search (see [`Session::on_go_perft`]).
     pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
-        let (body, term) = split_terminator(&line);
+        let (body, _) = split_terminator(&line);
         if is_perft(body) {
             self.on_go_perft(out, line);
             return;
@@ -83,7 +100,7 @@ impl Session {
         // When fenguard answers this `go` itself: `go infinite` / `go ponder` at the GUI's
         // `stop` / `ponderhit`, as an engine would (UCI: no `bestmove` before them).
         let own = OwnAnswer {
-            crlf: term == b"\r\n",
+            crlf: self.gui_crlf,
             held: tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder"),
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first

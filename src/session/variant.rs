@@ -77,7 +77,7 @@ impl Rules {
 /// (only when it was the selected one: `current`).
 pub(super) fn selected_by(opt: &SetOption<'_>, current: &Rules) -> Option<Rules> {
     if opt.name_is("UCI_Variant") {
-        let value = String::from_utf8_lossy(opt.value?.trim_ascii()).into_owned();
+        let value = String::from_utf8_lossy(crate::uci::trim_uci(opt.value?)).into_owned();
         return Some(Rules::for_variant(&Variant::from_uci_name(&value)));
     }
     let name = std::str::from_utf8(opt.name).ok()?;
@@ -119,9 +119,15 @@ impl Session {
 
     /// A `position` under an unchecked variant: forwarded unchanged and recorded (the first
     /// one after the variant was selected carries the `variant-not-checked` note).
-    pub(super) fn on_unchecked_position(&mut self, out: &mut Vec<Action>, line: Bytes) {
+    pub(super) fn on_unchecked_position(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: Bytes,
+        original: &[u8],
+    ) {
         let (body, _) = super::position::split_terminator(&line);
-        let raw = String::from_utf8_lossy(body).into_owned();
+        let sent = String::from_utf8_lossy(body).into_owned();
+        let raw = String::from_utf8_lossy(super::position::split_terminator(original).0);
         let mut diagnostics = Vec::new();
         if !std::mem::replace(&mut self.variant_noted, true) {
             let name = self.rules.record_name().unwrap_or_default();
@@ -139,13 +145,13 @@ impl Session {
         self.current = None;
         self.rejected = false;
         let mut record = PositionRecord::unread(
-            raw.clone(),
+            raw.into_owned(),
             Verdict::Unchecked,
             self.c960.engine_on(),
             self.rules.record_name(),
         );
         record.diagnostics = diagnostics;
-        record.sent = Some(raw);
+        record.sent = Some(sent);
         self.log_position(out, record);
     }
 }

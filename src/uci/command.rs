@@ -257,7 +257,7 @@ impl SetOption<'_> {
 /// Reads a check option value: `true` / `false` in any ASCII case, surrounding whitespace
 /// ignored; anything else is `None`.
 pub fn parse_check_value(value: &[u8]) -> Option<bool> {
-    let v = value.trim_ascii();
+    let v = super::trim_uci(value);
     if v.eq_ignore_ascii_case(b"true") {
         Some(true)
     } else if v.eq_ignore_ascii_case(b"false") {

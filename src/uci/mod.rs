@@ -1,9 +1,11 @@
 //! Parse and rewrite UCI protocol lines, and translate castling-move notation (no I/O).
 //!
 //! Lines are byte slices as read from a pipe: they may end in `\n` or `\r\n`, hold runs of
-//! spaces or tabs, and need not be UTF-8. Every parser here works on `&[u8]` and reports
+//! whitespace, and need not be UTF-8. Every parser here works on `&[u8]` and reports
 //! [`Token`]s with byte spans into the original line, so that a rewrite can keep every other
-//! byte identical and a diagnostic can point at its place.
+//! byte identical and a diagnostic can point at its place. Whitespace is what the engines'
+//! own readers skip: C's `isspace` in the C locale ([`is_uci_space`]), so that fenguard reads
+//! a line exactly as the engine behind it will (SPEC section 12).
 //!
 //! ```
 //! use fenguard::uci::{command_word, parse_position, PositionStart};
@@ -16,7 +18,8 @@
 //! assert_eq!(cmd.moves[1].span, 29..33);
 //! ```
 //!
-//! Modules: [`command`] (GUI commands `position`, `go`, `setoption`; engine `option` lines),
+//! Modules: [`gui_command`] (the UCI command words and the canonical form fenguard forwards),
+//! [`command`] (GUI commands `position`, `go`, `setoption`; engine `option` lines),
 //! [`engine_line`] (move fields of `bestmove` and `info`), [`castling`] (UCI castling
 //! notations), [`moves`] (playing and translating move lists), [`diag`] (move diagnostics).
 //! Source: the UCI protocol description (Stefan Meyer-Kahlen, April 2006), SPEC sections 3, 6, 7.
@@ -25,6 +28,7 @@ pub mod castling;
 pub mod command;
 pub mod diag;
 pub mod engine_line;
+pub mod gui_command;
 pub mod moves;
 
 use std::ops::Range;
@@ -36,15 +40,35 @@ pub use command::{
 };
 pub use diag::{MoveCode, MoveDiagnostic, Severity};
 pub use engine_line::{MoveField, MoveSequence, engine_move_sequences, splice};
+pub use gui_command::{UciCommand, canonical_line, holds_nul, is_canonical, map_canonical_offset};
 pub use moves::{
     MovesOutcome, check_bestmove, play_moves, play_moves_from, rewrite_engine_line,
     translate_searchmoves,
 };
 
+/// Whether `byte` separates UCI tokens: the bytes C's `isspace` accepts in the C locale
+/// (space, `\t`, `\n`, `\v`, `\f`, `\r`).
+///
+/// Engines read their input with C++ `std::istringstream >> token` (Stockfish, Fairy-Stockfish)
+/// or C `isspace` / `strtok` loops, all of which skip exactly these bytes; Rust's
+/// `u8::is_ascii_whitespace` lacks `\v` (0x0B), which let `\x0bsetoption ...` pass a reader
+/// that did not see a `setoption` to an engine that did. Bytes `>= 0x80` are never
+/// whitespace in the C locale, so non-ASCII bytes belong to tokens here too.
+///
+/// ```
+/// use fenguard::uci::is_uci_space;
+/// assert!(is_uci_space(0x0b));
+/// assert!(!is_uci_space(0xa0));
+/// assert!(!is_uci_space(0));
+/// ```
+pub const fn is_uci_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
 /// One whitespace-separated token of a line: its bytes and its half-open byte range in the line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token<'a> {
-    /// The token's bytes (never empty, never holding ASCII whitespace).
+    /// The token's bytes (never empty, never holding a [`is_uci_space`] byte).
     pub text: &'a [u8],
     /// Half-open byte range of `text` in the line it came from.
     pub span: Range<usize>,
@@ -63,7 +87,7 @@ impl<'a> Iterator for Tokens<'a> {
     fn next(&mut self) -> Option<Token<'a>> {
         let line = self.line;
         let mut start = self.pos;
-        while start < line.len() && line[start].is_ascii_whitespace() {
+        while start < line.len() && is_uci_space(line[start]) {
             start += 1;
         }
         if start >= line.len() {
@@ -71,7 +95,7 @@ impl<'a> Iterator for Tokens<'a> {
             return None;
         }
         let mut end = start;
-        while end < line.len() && !line[end].is_ascii_whitespace() {
+        while end < line.len() && !is_uci_space(line[end]) {
             end += 1;
         }
         self.pos = end;
@@ -82,8 +106,11 @@ impl<'a> Iterator for Tokens<'a> {
     }
 }
 
-/// Splits a line into tokens on runs of ASCII whitespace (space, tab, `\r`, `\n`, form feed),
-/// as UCI engines do. Bytes that are not ASCII whitespace (also non-UTF-8 ones) belong to tokens.
+/// Splits a line into tokens on runs of UCI whitespace ([`is_uci_space`]), as UCI engines do.
+/// Every other byte belongs to a token: non-UTF-8 bytes, and NUL, as in the C++ engines'
+/// `std::string` (C engines end a line at a NUL: see [`gui_command`] for how fenguard keeps
+/// both kinds reading the same). This is the one tokenizer of every GUI and engine line
+/// fenguard reads.
 pub fn tokens(line: &[u8]) -> Tokens<'_> {
     Tokens { line, pos: 0 }
 }
@@ -92,4 +119,17 @@ pub fn tokens(line: &[u8]) -> Tokens<'_> {
 /// Cheap: no allocation, stops at the end of the first token.
 pub fn command_word(line: &[u8]) -> &[u8] {
     tokens(line).next().map_or(&[], |t| t.text)
+}
+
+/// `text` without leading and trailing UCI whitespace ([`is_uci_space`]).
+pub fn trim_uci(text: &[u8]) -> &[u8] {
+    let start = text
+        .iter()
+        .position(|&b| !is_uci_space(b))
+        .unwrap_or(text.len());
+    let end = text
+        .iter()
+        .rposition(|&b| !is_uci_space(b))
+        .map_or(start, |at| at + 1);
+    &text[start..end.max(start)]
 }

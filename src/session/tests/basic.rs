@@ -7,10 +7,20 @@ fn b(s: &'static [u8]) -> Bytes {
 }
 
 #[test]
-fn gui_line_is_forwarded_byte_for_byte() {
+fn gui_line_that_is_not_a_uci_command_is_forwarded_byte_for_byte() {
     let mut s = Session::new(false);
-    let line = b(b"setoption name Hash value 16 \t\r\n");
+    let line = b(b"\tflip  now \t\r\n");
     assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+}
+
+#[test]
+fn uci_command_is_forwarded_in_canonical_form() {
+    let mut s = Session::new(false);
+    let line = b(b"\x0bsetoption\x0cname Hash\t value  16 \t\r\n");
+    assert_eq!(
+        s.on_gui_line(line),
+        vec![Action::ToEngine(b(b"setoption name Hash value 16\n"))]
+    );
 }
 
 #[test]
@@ -35,7 +45,7 @@ fn second_quit_does_not_restart_grace() {
     s.on_gui_line(b(b"quit\n"));
     assert_eq!(
         s.on_gui_line(b(b"  quit\r\n")),
-        vec![Action::ToEngine(b(b"  quit\r\n"))]
+        vec![Action::ToEngine(b(b"quit\n"))]
     );
 }
 

@@ -37,7 +37,7 @@ fn gui_setoption_is_read_case_insensitively_and_forwarded_with_the_exact_value()
     let off = gui(&mut s, "setoption name UCI_Chess960 value FALSE\r");
     assert_eq!(
         to_engine(&off),
-        vec!["setoption name UCI_Chess960 value false\r\n"]
+        vec!["setoption name UCI_Chess960 value false\n"]
     );
     assert!(!s.chess960().engine_on());
 }

@@ -3,6 +3,7 @@
 mod basic;
 mod chess960;
 mod engine_end;
+mod guard_reading;
 mod handshake;
 mod hostile;
 mod option_blame;

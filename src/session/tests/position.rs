@@ -5,22 +5,22 @@ use crate::config::{CastlingOut, EnPassantOut, OnInvalid};
 use crate::session::{DiagnosticRecord, Moves, Record, Verdict};
 
 #[test]
-fn startpos_with_moves_is_sent_canonical_keeping_crlf() {
+fn startpos_with_moves_is_sent_canonical_ending_in_lf() {
     let mut s = Session::new(false);
     let actions = s.on_gui_line(Bytes::from_static(
         b"position  startpos moves\te2e4 e7e5\r\n",
     ));
     assert_eq!(
         to_engine(&actions),
-        vec!["position startpos moves e2e4 e7e5\r\n"]
+        vec!["position startpos moves e2e4 e7e5\n"]
     );
 }
 
 #[test]
-fn line_without_terminator_is_sent_without_one() {
+fn line_without_terminator_is_sent_with_one() {
     let mut s = Session::new(false);
     let actions = s.on_gui_line(Bytes::from_static(b"position startpos"));
-    assert_eq!(to_engine(&actions), vec!["position startpos"]);
+    assert_eq!(to_engine(&actions), vec!["position startpos\n"]);
 }
 
 #[test]

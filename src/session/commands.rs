@@ -1,0 +1,240 @@
+//! Which GUI commands reach the engine (`[guard] commands`, SPEC section 12) and how `spin`
+//! option values are read.
+//!
+//! - `Commands::Any` (the stdio proxy's default): a line that is not a UCI command is relayed
+//!   byte for byte, as the bare engine would get it (never worse).
+//! - `Commands::Uci` (`fenguard serve` and `provide` always): only the UCI commands (`uci`,
+//!   `debug`, `isready`, `setoption`, `register`, `ucinewgame`, `position`, `go`, `stop`,
+//!   `ponderhit`, `quit`) reach the engine; anything else (Stockfish's `bench`, `d`, `eval`,
+//!   `export_net FILE`, `flip`) is answered `info string fenguard: command not allowed: WORD`,
+//!   a blank line is dropped, and the session goes on. The lichess external-engine docs
+//!   recommend exactly such a "safe UCI" filter.
+//!
+//! A `setoption` of an option the engine announced `type spin` (and, in a daemon session, of
+//! the capped `Threads` and `Hash`) must carry a plain decimal integer (`-?[0-9]+`): engines
+//! read spin values with `stof`/`atoi`, so `1e1`, `0x6` or `3abc` would mean 10, 6 and 3 to
+//! Stockfish 15.1 while no cap could read them. Such a value is refused with
+//! `info string fenguard: bad value for spin option NAME: ...` and not forwarded; a decimal one
+//! goes out in canonical form (no leading zeros, no `+`), clamped by the guard when capped.
+//!
+//! ```
+//! use bytes::Bytes;
+//! use fenguard::session::{Action, Commands, Session};
+//!
+//! let mut session = Session::new(false).with_commands(Commands::Uci);
+//! let out = session.on_gui_line(Bytes::from_static(b"export_net /tmp/x.nnue\n"));
+//! let refusal = Bytes::from_static(b"info string fenguard: command not allowed: export_net\n");
+//! assert!(out.contains(&Action::ToGui(refusal)));
+//! assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));
+//! ```
+
+use std::collections::HashSet;
+
+use bytes::Bytes;
+use serde::Deserialize;
+use tracing::Level;
+
+use super::owed::Entry;
+use super::{Action, Session, first_token};
+use crate::uci::{SetOption, UciCommand, parse_option, splice, tokens};
+
+/// `[guard] commands`: which GUI commands reach the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Commands {
+    /// Every line: the UCI commands judged and canonical, the rest byte for byte.
+    #[default]
+    Any,
+    /// Only the UCI commands; anything else is refused with an `info string`.
+    Uci,
+}
+
+/// Normalized option name: lowercase, whitespace runs as one space (engines compare option
+/// names ASCII case-insensitively, word by word).
+pub(super) fn normalized_name(name: &[u8]) -> String {
+    let mut out = String::with_capacity(name.len());
+    for t in tokens(name) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&String::from_utf8_lossy(t.text).to_ascii_lowercase());
+    }
+    out
+}
+
+/// The options the engine announced as `type spin`, by normalized name.
+#[derive(Debug, Clone, Default)]
+pub(super) struct SpinOptions(HashSet<String>);
+
+impl SpinOptions {
+    /// An engine line: an `option ... type spin` is noted (any other type forgets the name).
+    pub(super) fn note(&mut self, line: &[u8]) {
+        let Some(opt) = parse_option(line) else {
+            return;
+        };
+        let name = normalized_name(opt.name);
+        if opt.kind == b"spin" {
+            self.0.insert(name);
+        } else {
+            self.0.remove(&name);
+        }
+    }
+
+    fn contains(&self, name: &[u8]) -> bool {
+        !self.0.is_empty() && self.0.contains(&normalized_name(name))
+    }
+}
+
+/// A spin value read as the engine must read it: one token `-?[0-9]+` that fits an `i64`.
+///
+/// # Errors
+/// What is wrong, for the GUI's `info string`: `expected a decimal integer` or `out of range`.
+pub fn parse_spin_value(value: &[u8]) -> Result<i64, &'static str> {
+    let mut toks = tokens(value);
+    let (Some(token), None) = (toks.next(), toks.next()) else {
+        return Err("expected a decimal integer");
+    };
+    let digits = token.text.strip_prefix(b"-").unwrap_or(token.text);
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Err("expected a decimal integer");
+    }
+    std::str::from_utf8(token.text)
+        .ok()
+        .and_then(|t| t.parse::<i64>().ok())
+        .ok_or("out of range")
+}
+
+impl Session {
+    /// Which commands reach the engine (see [`Commands`]); a session with a guard
+    /// ([`Session::with_guard`]) always has [`Commands::Uci`].
+    pub fn with_commands(mut self, commands: Commands) -> Session {
+        self.commands = commands;
+        self
+    }
+
+    /// A GUI line that is not a UCI command: relayed byte for byte, or refused under
+    /// [`Commands::Uci`]. A first token that is a UCI command up to a NUL (`isready\0`) is
+    /// not sent at all: a C engine would read that command, a C++ engine another word.
+    pub(super) fn on_other_command(&mut self, out: &mut Vec<Action>, line: Bytes) {
+        let word = first_token(&line);
+        if let Some(nul) = word.iter().position(|&b| b == 0)
+            && let Some(command) = UciCommand::from_word(&word[..nul])
+        {
+            self.not_sent(out, &line, Some(command), "a NUL byte in it");
+            return;
+        }
+        if self.commands == Commands::Any {
+            self.forward_to_engine(out, line);
+            return;
+        }
+        let Some(word) = tokens(&line).next() else {
+            out.push(Action::Log(Level::DEBUG, "blank line dropped".to_owned()));
+            return;
+        };
+        let word: String = String::from_utf8_lossy(word.text)
+            .chars()
+            .take(80)
+            .collect();
+        out.push(Action::Log(
+            Level::WARN,
+            format!("command not allowed: {word} (not forwarded)"),
+        ));
+        self.say(out, &format!("command not allowed: {word}"));
+    }
+
+    /// A GUI command that is not sent to the engine (`why`: over the line cap, a NUL byte):
+    /// the GUI is told, and answered what it waits for (`bestmove 0000` for a `go`, `readyok`
+    /// for an `isready`) in its turn.
+    pub(super) fn not_sent(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: &[u8],
+        command: Option<UciCommand>,
+        why: &str,
+    ) {
+        let word = String::from_utf8_lossy(first_token(line));
+        let word: String = word.chars().take(80).collect();
+        let text = format!("command not sent to the engine ({why}): {word}");
+        out.push(Action::Log(Level::WARN, text.clone()));
+        self.say(out, &text);
+        match command {
+            Some(UciCommand::Go) => {
+                let shown = String::from_utf8_lossy(&line[..line.len().min(200)]);
+                self.answer_unsent_go(shown.trim_end().to_owned());
+            }
+            Some(UciCommand::IsReady) => self.owed.entries.push_back(Entry::Readyok { own: true }),
+            _ => {}
+        }
+    }
+
+    /// A GUI `setoption` (canonical) of a spin option: the line with its value in canonical
+    /// decimal, or `None` when the value is not a decimal integer (the GUI told why).
+    /// `capped`: the guard caps this option, so it is read as a spin even unannounced.
+    pub(super) fn check_spin_value(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: &Bytes,
+        opt: &SetOption<'_>,
+        capped: bool,
+    ) -> Option<Bytes> {
+        let (Some(value), Some(span)) = (opt.value, opt.value_span.clone()) else {
+            return Some(line.clone());
+        };
+        if value.is_empty() || !(capped || self.spins.contains(opt.name)) {
+            return Some(line.clone());
+        }
+        match parse_spin_value(value) {
+            Ok(n) => {
+                let canonical = n.to_string();
+                if canonical.as_bytes() == value {
+                    return Some(line.clone());
+                }
+                Some(Bytes::from(
+                    splice(line, &[(span, canonical.into_bytes())]).into_owned(),
+                ))
+            }
+            Err(why) => {
+                let name: String = String::from_utf8_lossy(opt.name).chars().take(80).collect();
+                let shown: String = String::from_utf8_lossy(value).chars().take(40).collect();
+                let text =
+                    format!("bad value for spin option {name}: `{shown}` ({why}); not forwarded");
+                out.push(Action::Log(Level::WARN, text.clone()));
+                self.say(out, &text);
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spin_values_must_be_plain_decimals() {
+        assert_eq!(parse_spin_value(b"64"), Ok(64));
+        assert_eq!(parse_spin_value(b"-3"), Ok(-3));
+        assert_eq!(parse_spin_value(b"007"), Ok(7));
+        for bad in [
+            &b"1e1"[..],
+            b"0x6",
+            b"3abc",
+            b"+4",
+            b"4.0",
+            b"-",
+            b"4 8",
+            b"",
+            b"\xd9\xa3",
+        ] {
+            assert_eq!(
+                parse_spin_value(bad),
+                Err("expected a decimal integer"),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            parse_spin_value(b"99999999999999999999"),
+            Err("out of range")
+        );
+    }
+}
