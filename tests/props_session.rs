@@ -251,3 +251,150 @@ fn session_order_corpus_keeps_the_reply_order() {
         dir.display()
     );
 }
+
+#[path = "invariants/engine_reading.rs"]
+mod engine_reading;
+
+/// Words a hostile GUI line is made of: the UCI commands and their keywords, Stockfish's own
+/// commands, file options, number spellings, FEN fields, moves, and single odd bytes.
+const HOSTILE_WORDS: &[&[u8]] = &[
+    b"setoption",
+    b"name",
+    b"value",
+    b"Threads",
+    b"Hash",
+    b"MultiPV",
+    b"Debug",
+    b"Log",
+    b"File",
+    b"/tmp/x",
+    b"1e1",
+    b"0x6",
+    b"3abc",
+    b"10",
+    b"0010",
+    b"-1",
+    b"+2",
+    b"2",
+    b"99999999999999999999",
+    b"position",
+    b"fen",
+    b"startpos",
+    b"moves",
+    b"8/8/8/8/8/8/8/8",
+    b"4k3/8/8/8/8/8/8/4K3",
+    b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+    b"w",
+    b"b",
+    b"-",
+    b"KQkq",
+    b"0",
+    b"1",
+    b"e2e4",
+    b"e7e5",
+    b"e1e2",
+    b"go",
+    b"depth",
+    b"5",
+    b"searchmoves",
+    b"infinite",
+    b"isready",
+    b"uci",
+    b"quit",
+    b"stop",
+    b"ponderhit",
+    b"ucinewgame",
+    b"debug",
+    b"on",
+    b"register",
+    b"later",
+    b"bench",
+    b"export_net",
+    b"d",
+    b"eval",
+    b"UCI_Chess960",
+    b"true",
+    b"True",
+    b"fenguard",
+    b"\0",
+    b"\xc2\xa0",
+    b"\xff",
+    b"\x1b",
+];
+
+/// Separators: every C-space byte but `\n` (the shell splits lines there), runs, and nothing
+/// (two words glued into one token).
+const SEPARATORS: &[&[u8]] = &[b" ", b"\t", b"\x0b", b"\x0c", b"\r", b"  ", b" \x0b\t", b""];
+
+fn hostile_line() -> impl Strategy<Value = Vec<u8>> {
+    let word = prop_oneof![
+        8 => proptest::sample::select(HOSTILE_WORDS).prop_map(<[u8]>::to_vec),
+        1 => any::<u8>().prop_filter("no newline", |&b| b != b'\n').prop_map(|b| vec![b]),
+    ];
+    let sep = proptest::sample::select(SEPARATORS);
+    (
+        proptest::option::of(sep.clone()),
+        proptest::collection::vec((word, sep), 1..10),
+    )
+        .prop_map(|(lead, words)| {
+            let mut line = lead.map(<[u8]>::to_vec).unwrap_or_default();
+            for (w, s) in words {
+                line.extend_from_slice(&w);
+                line.extend_from_slice(s);
+            }
+            line.push(b'\n');
+            line
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    /// SPEC 12: for random hostile lines, the command the engine's tokenizer reads (Stockfish's
+    /// `istringstream >>`, and a C engine's up to a NUL) from what fenguard forwards is exactly
+    /// the command fenguard judged; under the guard only allowed UCI commands within the caps.
+    #[test]
+    fn the_engine_reads_exactly_what_fenguard_judged(
+        lines in proptest::collection::vec(hostile_line(), 1..4),
+        mode in 0u8..3,
+    ) {
+        let guarded = mode == 0;
+        let commands = if mode == 1 { fenguard::session::Commands::Uci } else { fenguard::session::Commands::Any };
+        let mut s = engine_reading::session(guarded, commands);
+        for line in &lines {
+            engine_reading::check_line(&mut s, line, guarded, commands);
+        }
+    }
+}
+
+/// Every input of the `guard_reading` fuzz corpus holds the reading property (the fuzz
+/// target's own loop: first byte the session kind, then `\n`-separated lines).
+#[test]
+fn guard_reading_corpus_holds_the_reading_property() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/guard_reading");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).expect("corpus directory") {
+        let data = std::fs::read(entry.expect("corpus entry").path()).expect("corpus file");
+        let Some((&mode, rest)) = data.split_first() else {
+            continue;
+        };
+        let guarded = mode % 3 == 0;
+        let commands = if mode % 3 == 1 {
+            fenguard::session::Commands::Uci
+        } else {
+            fenguard::session::Commands::Any
+        };
+        let mut s = engine_reading::session(guarded, commands);
+        for line in rest.split(|&b| b == b'\n') {
+            let mut line = line.to_vec();
+            line.push(b'\n');
+            engine_reading::check_line(&mut s, &line, guarded, commands);
+        }
+        count += 1;
+    }
+    assert!(
+        count >= 3,
+        "only {count} corpus inputs in {}",
+        dir.display()
+    );
+}

@@ -134,12 +134,21 @@ impl Session {
     /// only spin values are checked ([`Session::check_spin_value`]).
     pub(super) fn guard_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) -> Option<Bytes> {
         let Some(opt) = parse_setoption(&line) else {
+            // Stockfish skips the second token whatever it is (`setoption nam Threads value
+            // 1e1` sets 10 threads): a line fenguard cannot read as `setoption name <id>` is not
+            // sent, so no option reaches the engine unjudged.
+            let text = String::from_utf8_lossy(crate::uci::trim_uci(&line)).into_owned();
             if self.guard.is_some() {
-                let text = String::from_utf8_lossy(crate::uci::trim_uci(&line)).into_owned();
                 self.refuse(out, &text);
-                return None;
+            } else {
+                let text: String = text.chars().take(120).collect();
+                let text = format!(
+                    "bad setoption (expected `setoption name <id> [value <x>]`), not forwarded: {text}"
+                );
+                out.push(Action::Log(Level::WARN, text.clone()));
+                self.say(out, &text);
             }
-            return Some(line);
+            return None;
         };
         let own = tokens(opt.name)
             .next()

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use fenguard::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid};
 use fenguard::session::{Action, Direction, EngineExit, Rules, Session, Settings, first_token};
-use fenguard::uci::{parse_setoption, tokens};
+use fenguard::uci::{UciCommand, canonical_line, parse_setoption, tokens};
 
 /// One input event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,7 +147,34 @@ enum Owed {
     Uciok,
     Ready,
     Engine,
-    Own { held: bool },
+    Own {
+        held: bool,
+    },
+    /// fenguard's own `readyok` for an `isready` it did not send.
+    OwnReady,
+}
+
+/// The line the engine gets for the GUI's `line` (SPEC 12): a UCI command in canonical form,
+/// any other line as it is.
+fn expected_sent(line: &[u8]) -> Vec<u8> {
+    match UciCommand::from_word(first_token(line)) {
+        Some(c) => canonical_line(line, c).unwrap_or_else(|| line.to_vec()),
+        None => line.to_vec(),
+    }
+}
+
+/// A GUI line fenguard does not send because of a NUL (SPEC 12): a UCI command with a NUL in
+/// its arguments (not `position`: that one is judged), or a first token that is a UCI command
+/// up to a NUL. Gives the command.
+fn unsent_for_nul(line: &[u8]) -> Option<UciCommand> {
+    let word = first_token(line);
+    if let Some(c) = UciCommand::from_word(word) {
+        let sent = expected_sent(line);
+        return (c.takes_arguments() && c != UciCommand::Position && sent.contains(&0))
+            .then_some(c);
+    }
+    let nul = word.iter().position(|&b| b == 0)?;
+    UciCommand::from_word(&word[..nul])
 }
 
 fn terminator(line: &[u8]) -> &[u8] {
@@ -384,7 +411,7 @@ impl Driver {
                 *o = Owed::Own { held: false };
             }
         }
-        let mut released = self.release();
+        let mut released = self.release_counting(true);
         self.eof_pending = false;
         self.drop_pending();
         for call in std::mem::take(&mut self.dropped) {
@@ -571,6 +598,11 @@ impl Driver {
     /// Pops the own searches that are due: every one before the first reply the engine still
     /// owes (held ones are passed over). Gives how many `bestmove 0000` lines that makes.
     fn release(&mut self) -> usize {
+        self.release_counting(false)
+    }
+
+    /// [`Self::release`], counting fenguard's own `readyok` lines too when `readies`.
+    fn release_counting(&mut self, readies: bool) -> usize {
         let mut n = 0;
         let mut i = 0;
         while i < self.owed.len() {
@@ -580,6 +612,10 @@ impl Driver {
                 Owed::Own { held: false } => {
                     self.owed.remove(i);
                     n += 1;
+                }
+                Owed::OwnReady => {
+                    self.owed.remove(i);
+                    n += usize::from(readies);
                 }
             }
         }
@@ -602,16 +638,25 @@ impl Driver {
 
     fn gui_piece(&mut self, piece: &[u8], first: bool, last: bool, out: &[Action]) {
         if first {
-            self.gui_overlong_dropped = first_token(piece) == b"position";
+            // A UCI command over the line cap is not sent (SPEC 12): a `position` is
+            // rejected, a `go` answered `bestmove 0000`, an `isready` `readyok`.
+            let command = UciCommand::from_word(first_token(piece));
+            self.gui_overlong_dropped = command.is_some();
             self.gui_overlong_cut = false;
+            match command {
+                Some(UciCommand::Position) => self.rejected = true,
+                Some(UciCommand::Go) => self.owed.push_back(Owed::Own { held: false }),
+                Some(UciCommand::IsReady) => self.owed.push_back(Owed::OwnReady),
+                _ => {}
+            }
+            if command.is_some() {
+                assert!(to_engine(out).is_empty(), "{out:?}");
+                self.release();
+            }
         }
         self.gui_piece_open = !last;
-        if self.gui_overlong_cut {
+        if self.gui_overlong_cut || self.gui_overlong_dropped {
             assert!(to_engine(out).is_empty(), "{out:?}");
-        } else if self.gui_overlong_dropped {
-            // Rejected: nothing sent, and `go` is answered until a valid position.
-            assert!(to_engine(out).is_empty(), "{out:?}");
-            self.rejected = true;
         } else {
             assert_eq!(to_engine(out), [piece]);
             assert!(to_gui(out).is_empty());
@@ -630,7 +675,24 @@ impl Driver {
         assert_lines_end(&engine, term);
         assert_lines_end(&gui, term);
         let nulls = gui.iter().filter(|l| is_null_answer(l)).count();
-        let unchanged = engine.len() == 1 && engine[0] == line;
+        let expected = expected_sent(line);
+        let unchanged = engine.len() == 1 && *engine[0] == expected;
+        if let Some(command) = unsent_for_nul(line) {
+            assert!(
+                engine.is_empty(),
+                "{line:?} with a NUL reached the engine: {engine:?}"
+            );
+            match command {
+                UciCommand::Go => self.owed.push_back(Owed::Own { held: false }),
+                UciCommand::IsReady => self.owed.push_back(Owed::OwnReady),
+                _ => {}
+            }
+            let released = self.release();
+            if !mid_before {
+                assert_eq!(nulls, released, "{gui:?}");
+            }
+            return;
+        }
         match first_token(line) {
             b"position" => {
                 self.rejected = engine.is_empty();
@@ -705,13 +767,13 @@ impl Driver {
                 });
                 let chess960 = parse_setoption(line)
                     .is_some_and(|o| o.name_is("UCI_Chess960") && o.check_value().is_some());
-                if own {
+                if own || parse_setoption(line).is_none() {
                     assert!(engine.is_empty());
                 } else if chess960 {
                     // Only the check value's spelling may change (`True` -> `true`).
                     assert_eq!(engine.len(), 1);
                     assert!(
-                        engine[0].eq_ignore_ascii_case(line),
+                        engine[0].eq_ignore_ascii_case(&expected),
                         "{line:?} became {engine:?}"
                     );
                 } else {
