@@ -123,9 +123,11 @@ fn verbose_flag_writes_transcript_both_ways() {
     proxy.send(b"isready\r\n");
     proxy.wait_for("readyok\n");
     let log = proxy.wait_log("fenguard.log", ">gui readyok");
-    for tagged in ["gui> isready\\r", ">engine isready\\r", "engine> readyok"] {
+    for tagged in ["gui> isready\\r", ">engine isready\n", "engine> readyok"] {
         assert!(log.contains(tagged), "missing {tagged:?} in {log}");
     }
+    // The engine gets the canonical command (SPEC 12), the transcript shows both.
+    assert!(!log.contains(">engine isready\\r"), "{log}");
 }
 
 #[test]

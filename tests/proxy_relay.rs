@@ -14,20 +14,20 @@ fn engine_input(dir: &std::path::Path, len: usize) -> Vec<u8> {
 }
 
 #[test]
-fn gui_bytes_reach_engine_unchanged() {
+fn gui_bytes_reach_engine_canonical_or_unchanged() {
     let dir = test_dir("gui-bytes");
     let mut proxy = Proxy::fake(&dir, &[]);
-    let mut sent = Vec::new();
-    sent.extend_from_slice(b"uci\r\n");
-    sent.extend_from_slice(b"setoption name Hash value 16 \t \n");
-    sent.extend_from_slice(b"  debug on\t\n");
-    sent.extend_from_slice(b"info \xff\xfe caf\xe9\r\n");
-    sent.extend_from_slice(b"\n");
-    proxy.send(&sent);
+    proxy.send(b"uci\r\n");
+    proxy.send(b"setoption name Hash value 16 \t \n");
+    proxy.send(b"  debug on\t\x0b\n");
+    proxy.send(b"info \xff\xfe caf\xe9\r\n");
+    proxy.send(b"\n");
     proxy.send(b"isready\n");
-    sent.extend_from_slice(b"isready\n");
     proxy.wait_for("readyok\n");
-    assert_eq!(engine_input(&dir, sent.len()), sent);
+    // UCI commands in canonical form (SPEC 12), every other line byte for byte.
+    let expected: &[u8] = b"uci\nsetoption name Hash value 16\ndebug on\n\
+        info \xff\xfe caf\xe9\r\n\nisready\n";
+    assert_eq!(engine_input(&dir, expected.len()), expected);
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn last_line_without_terminator_is_relayed_at_end_of_input() {
     proxy.send(b"uci\nisready");
     proxy.close();
     assert!(proxy.wait_exit().success());
-    assert_eq!(engine_input(&dir, 11), b"uci\nisready");
+    assert_eq!(engine_input(&dir, 12), b"uci\nisready\n");
     assert!(contains(&proxy.stdout(), b"uciok\nreadyok\n"));
 }
 
@@ -176,7 +176,7 @@ fn input_from_a_regular_file_is_relayed() {
     );
     assert_eq!(
         std::fs::read(dir.join("engine-input")).unwrap(),
-        b"uci\r\nisready\nquit\n"
+        b"uci\nisready\nquit\n"
     );
 }
 

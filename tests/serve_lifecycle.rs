@@ -38,7 +38,7 @@ fn client_killed_mid_search_leaves_no_engine_after_one_second() {
     let mut stdin = connect.stdin.take().unwrap();
     // `hang`: the engine stops reading, so only the kill after the grace ends it.
     stdin
-        .write_all(b"uci\nisready\nposition startpos\ngo infinite\nhang\n")
+        .write_all(b"uci\nisready\nposition startpos\ngo infinite\ndebug hang\n")
         .unwrap();
     let engines = daemon.wait_engines(1);
     std::thread::sleep(Duration::from_millis(200));
@@ -64,7 +64,7 @@ fn sigterm_sends_quit_to_every_engine_then_kills_and_exits() {
     a.handshake();
     b.handshake();
     // b's engine stops reading: only the kill after the grace ends it.
-    b.send("hang\n");
+    b.send("debug hang\n");
     let engines = daemon.wait_engines(2);
     std::thread::sleep(Duration::from_millis(100));
     signal(daemon.child.id(), "-TERM");

@@ -27,9 +27,9 @@ fn two_clients_at_once_get_separate_engines_options_and_positions() {
     a.handshake();
     b.handshake();
     let pids = daemon.wait_engines(2);
-    a.send("pid\n");
+    a.send("debug pid\n");
     let pid_a = a.until(|l| l.starts_with("info string pid "));
-    b.send("pid\n");
+    b.send("debug pid\n");
     let pid_b = b.until(|l| l.starts_with("info string pid "));
     assert_ne!(pid_a, pid_b);
     for pid in [&pid_a, &pid_b] {

@@ -116,6 +116,9 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
     }
     let bestmove = state.bestmove.as_str();
     match word {
+        // `debug pid`, `debug hang`, ...: the test commands in a UCI command's shape, for
+        // sessions that refuse other commands (`fenguard serve`, `[guard] commands = "uci"`).
+        "debug" if !matches!(rest, "" | "on" | "off") => answer(rest.as_bytes(), state, out),
         "uci" => {
             for line in HANDSHAKE
                 .iter()
