@@ -3,7 +3,7 @@
 
 python-chess 1.11.2 (`chess.engine.SimpleEngine.popen_uci([fenguard, '--', fairy-stockfish])`)
 plays each `chess.variant` variant fenguard models in the proxy (crazyhouse, atomic,
-kingofthehill, 3check, horde, racingkings, antichess) and plain chess: it sets `UCI_Variant`
+kingofthehill, 3check, horde, racingkings, antichess, giveaway) and plain chess: it sets `UCI_Variant`
 from the board (python-chess manages that option itself, from the engine's `option name
 UCI_Variant type combo ... var ...` line), sends `position fen <variant FEN> moves ...` and
 `go nodes N`. The first plies of each game are random legal moves (seeded), the rest engine
@@ -23,8 +23,8 @@ The engine's ponder move is not judged: after a move that ends the game (racing 
 Fairy-Stockfish 11.1 still names one; fenguard reports it (`illegal-bestmove` on `ponder move
 2`) and python-chess refuses it too ("Engine sent invalid ponder move").
 
-`giveaway` is not played: python-chess's `GiveawayBoard` castles, fenguard plays giveaway by
-shakmaty's antichess rules (no castling; see the README).
+`giveaway` castles (python-chess's `GiveawayBoard`, Fairy-Stockfish, cutechess): fenguard models
+it (issue 21), castles included.
 
 Variants the engine does not list in its `UCI_Variant` option are skipped with a `SKIP` line
 (Debian's Fairy-Stockfish 11.1 has no `atomic`). python-chess may log "invalid ponder move" or
@@ -57,6 +57,7 @@ VARIANTS = [
     chess.variant.HordeBoard,
     chess.variant.RacingKingsBoard,
     chess.variant.AntichessBoard,
+    chess.variant.GiveawayBoard,
 ]
 
 
