@@ -173,3 +173,31 @@ fn giveaway_game_with_a_castle_reaches_fairy_stockfish() {
     }
     proxy.send(b"quit\n");
 }
+
+/// Issue 21: cutechess starts a crazyhouse game from a position with an empty pocket written
+/// `[-]`: it reaches the engine (as `[]`) and is searched, never `bestmove 0000`.
+#[test]
+fn crazyhouse_dash_pocket_from_cutechess_reaches_fairy_stockfish() {
+    let Some(fairy) = require_fairy() else {
+        return;
+    };
+    let dir = test_dir("variant-crazyhouse-dash-pocket");
+    let mut proxy = Proxy::start(&dir, &["--", fairy.to_str().unwrap()], &[]);
+    let (text, best) = play(
+        &mut proxy,
+        "uci\nsetoption name UCI_Variant value crazyhouse\n\
+         position fen r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR[-] w KQkq - 1 2\ngo depth 3\n",
+        1,
+    );
+    assert!(!text.contains("info string fenguard"), "{text}");
+    assert_ne!(best, "bestmove 0000", "{text}");
+    let records = records(&proxy, 1);
+    let pos = records.iter().find(|r| r["kind"] == "position").unwrap();
+    assert_eq!(pos["verdict"], "valid", "{pos}");
+    assert_eq!(
+        pos["sent"],
+        "position fen r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 1 2",
+        "{pos}"
+    );
+    proxy.send(b"quit\n");
+}

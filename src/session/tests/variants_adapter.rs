@@ -43,3 +43,24 @@ fn giveaway_fen_with_castling_rights_is_sent_as_given() {
     assert_eq!(to_engine(&out), [format!("{line}\n")]);
     assert_eq!(codes(&position_record(&out)), Vec::<&str>::new());
 }
+
+#[test]
+fn cutechess_empty_pocket_dash_is_read_as_empty() {
+    let mut s = playing("crazyhouse");
+    let line = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1 moves e2e4";
+    let out = gui(&mut s, line);
+    // Sent as fenguard writes it, `[]` (Fairy-Stockfish reads both).
+    assert_eq!(
+        to_engine(&out),
+        ["position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 moves e2e4\n"]
+    );
+    let record = position_record(&out);
+    assert_eq!(record.verdict, Verdict::Valid);
+    assert_eq!(codes(&record), Vec::<&str>::new());
+    assert_eq!(
+        record.final_fen.as_deref(),
+        Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1")
+    );
+    let go = gui(&mut s, "go depth 1");
+    assert_eq!(to_engine(&go), ["go depth 1\n"]);
+}
