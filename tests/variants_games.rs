@@ -195,8 +195,7 @@ fn crazyhouse_dash_pocket_from_cutechess_reaches_fairy_stockfish() {
     let pos = records.iter().find(|r| r["kind"] == "position").unwrap();
     assert_eq!(pos["verdict"], "valid", "{pos}");
     assert_eq!(
-        pos["sent"],
-        "position fen r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 1 2",
+        pos["sent"], "position fen r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 1 2",
         "{pos}"
     );
     proxy.send(b"quit\n");
