@@ -1,9 +1,11 @@
 //! Issue 21, "never worse: fix these first", through the binary: what a GUI sees for
-//! `bestmove ... ponder 0000` and for `go searchmoves 0000`.
+//! `bestmove ... ponder 0000` and for `go searchmoves 0000`; `fenguard check` on two stepping
+//! checkers.
 
 mod common;
 
 use common::Gui;
+use common::check::{check, stdout};
 
 #[test]
 fn ponder_0000_reaches_the_gui_unjudged() {
@@ -38,4 +40,27 @@ fn searchmoves_0000_is_answered_as_stockfish_answers_it() {
         "{lines:#?}"
     );
     assert!(!lines.iter().any(|l| l.contains("fenguard")), "{lines:#?}");
+}
+
+#[test]
+fn check_calls_two_stepping_checkers_impossible_in_chess_as_in_variants() {
+    for variant in ["chess", "3check", "kingofthehill"] {
+        let o = check(
+            &[
+                "--variant",
+                variant,
+                "--format",
+                "json",
+                "8/8/N7/2k5/N7/8/8/3K4 b - - 0 1",
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(1), "{variant}: {}", stdout(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+        assert_eq!(v["valid"], false, "{variant}: {v}");
+        assert_eq!(
+            v["diagnostics"][0]["code"], "impossible-check",
+            "{variant}: {v}"
+        );
+    }
 }

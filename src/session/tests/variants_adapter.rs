@@ -135,3 +135,20 @@ fn searchmoves_0000_beside_moves_is_dropped_without_a_report() {
     assert_eq!(to_engine(&go), ["go depth 3 searchmoves e2e4\n"]);
     assert!(to_gui(&go).is_empty(), "{go:?}");
 }
+
+#[test]
+fn two_stepping_checkers_are_impossible_in_chess_as_in_every_8x8_variant() {
+    for variant in ["chess", "crazyhouse", "kingofthehill"] {
+        let mut s = playing(variant);
+        let fen = if variant == "crazyhouse" {
+            "8/8/N7/2k5/N7/8/8/3K4[] b - - 0 1"
+        } else {
+            "8/8/N7/2k5/N7/8/8/3K4 b - - 0 1"
+        };
+        let out = gui(&mut s, &format!("position fen {fen}"));
+        assert!(to_engine(&out).is_empty(), "{variant}");
+        let record = position_record(&out);
+        assert_eq!(record.verdict, Verdict::Rejected, "{variant}");
+        assert_eq!(codes(&record), ["impossible-check"], "{variant}");
+    }
+}
