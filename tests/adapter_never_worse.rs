@@ -64,3 +64,32 @@ fn check_calls_two_stepping_checkers_impossible_in_chess_as_in_variants() {
         );
     }
 }
+
+/// Issue 21: an unknown `--verdict` / `--kind` is a usage error naming the accepted values,
+/// not an empty listing.
+#[test]
+fn log_filters_refuse_unknown_values_as_usage_errors() {
+    let dir = common::test_dir("nw-log-filters");
+    let file = dir.join("positions.jsonl");
+    std::fs::write(&file, "").expect("empty log");
+    for (flag, accepted) in [
+        (
+            "--verdict",
+            "valid, repaired, rejected, forwarded-invalid, unchecked",
+        ),
+        (
+            "--kind",
+            "position, search, engine-start, engine-exit, chess960-enabled",
+        ),
+    ] {
+        let o = std::process::Command::new(common::FENGUARD)
+            .args(["log", file.to_str().expect("UTF-8"), flag, "bogus"])
+            .output()
+            .expect("fenguard log");
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("invalid value 'bogus'"), "{flag}: {err}");
+        assert!(err.contains(accepted), "{flag}: {err}");
+        assert!(o.stdout.is_empty(), "{flag}");
+    }
+}
