@@ -93,3 +93,78 @@ fn log_filters_refuse_unknown_values_as_usage_errors() {
         assert!(o.stdout.is_empty(), "{flag}");
     }
 }
+
+/// Issue 21: a stale right on an inner rook is valid under Chess960 but repaired by the proxy in
+/// a standard game: `check` says both (human and JSON; the existing JSON names unchanged).
+#[test]
+fn check_gives_both_verdicts_when_the_mode_decides() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K1R1 w Gkq - 0 1";
+    let o = check(&["--format", "json", fen], "");
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    assert_eq!(v["valid"], true, "{v}");
+    assert_eq!(v["fen"], "r3k2r/8/8/8/8/8/8/R3K1R1 w Kkq - 0 1", "{v}");
+    assert_eq!(v["chess960"], true, "{v}");
+    assert_eq!(v["standard_valid"], false, "{v}");
+    assert_eq!(v["standard_repaired"], true, "{v}");
+    assert_eq!(
+        v["standard_fen"], "r3k2r/8/8/8/8/8/8/R3K1R1 w kq - 0 1",
+        "{v}"
+    );
+    assert_eq!(
+        v["standard_codes"],
+        serde_json::json!(["castling-needs-chess960"]),
+        "{v}"
+    );
+    let o = check(&[fen], "");
+    assert_eq!(
+        stdout(&o),
+        "line 1: valid: r3k2r/8/8/8/8/8/8/R3K1R1 w Kkq - 0 1\n  in a standard game \
+         (UCI_Chess960 off): repaired: r3k2r/8/8/8/8/8/8/R3K1R1 w kq - 0 1 \
+         (castling-needs-chess960)\n"
+    );
+    // No mode decides a standard position: no extra fields.
+    let o = check(&["--format", "json", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"], "");
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    assert!(v.get("standard_valid").is_none(), "{v}");
+}
+
+/// Issue 21: `--legal-moves` and `--perft` for chess, as for the 10x8 variants.
+#[test]
+fn check_legal_moves_and_perft_work_for_chess() {
+    let o = check(
+        &[
+            "--format",
+            "json",
+            "--legal-moves",
+            "--perft",
+            "3",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    assert_eq!(v["perft"], 8902, "{v}");
+    let moves = v["legal_moves"].as_array().expect("legal moves");
+    assert_eq!(moves.len(), 20);
+    assert!(moves.contains(&serde_json::json!([
+        "e2e4",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    ])));
+    let o = check(
+        &[
+            "--format",
+            "json",
+            "--legal-moves",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    let moves = v["legal_moves"].as_array().expect("legal moves");
+    assert!(moves.contains(&serde_json::json!([
+        "e1g1",
+        "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
+    ])));
+}
