@@ -198,6 +198,16 @@ def lone_move_counter(line: str) -> bool:
         return False
 
 
+def stepping_checkers(line: str) -> bool:
+    """The side to move is checked by more than one knight, pawn or king."""
+    try:
+        board = chess.Board(line, chess960=True)
+    except ValueError:
+        return False
+    steppers = board.knights | board.pawns | board.kings
+    return bin(board.checkers_mask() & steppers).count("1") > 1
+
+
 QUIRKS = (
     Quirk("queenside-letter-without-rook", ("castling-without-rook",),
           "python-chess drops a `Q`/`q` castling letter without complaint when that color "
@@ -208,6 +218,11 @@ QUIRKS = (
           "halfmove clock; it can be the fullmove number as well (the halfmove clock "
           "missing), so fenguard rejects it as ambiguous (SPEC 6, `missing-field`) rather "
           "than risk a fifty-move draw.", lone_move_counter),
+    Quirk("stepping-checkers", ("impossible-check",),
+          "python-chess 1.11.2 accepts a king checked by two stepping pieces (knights, pawns, "
+          "a king: `8/8/N7/2k5/N7/8/8/3K4 b - - 0 1`), which no single move can give; its "
+          "later versions and shakmaty refuse it, and so does fenguard in every 8x8 game "
+          "(SPEC 15).", stepping_checkers),
 )
 
 # python-chess leniencies the corpus deliberately does not generate (fenguard's answer is

@@ -149,7 +149,7 @@ def known_difference(variant, fen, ours, theirs):
     """The documented reason a result differs, or None."""
     parts = fen.split()
     castling = parts[2] if len(parts) > 2 else "-"
-    if variant in ("antichess", "giveaway", "racingkings") and castling != "-":
+    if variant in ("antichess", "racingkings") and castling != "-":
         return "castling-in-a-variant-without-castling"
     codes = {d["code"] for d in ours["diagnostics"]}
     errors = {d["code"] for d in ours["diagnostics"] if d["severity"] == "error"}

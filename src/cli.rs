@@ -78,13 +78,14 @@ pub struct VariantArgs {
     /// `embassy`.
     #[arg(long = "variant", value_name = "NAME", default_value = "chess", value_parser = parse_variant)]
     pub variant: crate::variant::Variant,
-    /// Debug output (10x8 variants, `--format json`): each valid position's legal moves in
-    /// UCI with the FEN after each, as `"legal_moves": [["e2e4", "<fen>"], ...]` (castles
-    /// king-to-target, king-takes-rook in caparandom).
+    /// Debug output (chess, 10x8 variants and 8x8 variants, `--format json`): each valid
+    /// position's legal moves in UCI, with the FEN after each in chess and 10x8, as
+    /// `"legal_moves": [["e2e4", "<fen>"], ...]` (castles king-to-target, king-takes-rook in
+    /// caparandom and in a chess position only Chess960 allows).
     #[arg(long)]
     pub legal_moves: bool,
-    /// Debug output (10x8 variants, `--format json`): the perft node count of each valid
-    /// position to this depth, as `"perft": N`.
+    /// Debug output (chess and 10x8 variants, `--format json`): the perft node count of each
+    /// valid position to this depth, as `"perft": N`.
     #[arg(long, value_name = "DEPTH")]
     pub perft: Option<u32>,
 }

@@ -66,6 +66,20 @@ fn two_aligned_checkers_are_an_impossible_check() {
     );
 }
 
+/// Issue 21: two knights give check; no single move uncovers that (shakmaty, python-chess
+/// after 1.11.2, and every 8x8 variant here agree). The king's square is the span.
+#[test]
+fn two_stepping_checkers_are_an_impossible_check() {
+    assert_diag(
+        "8/8/N7/2k5/N7/8/8/3K4 b - - 0 1",
+        Code::ImpossibleCheck,
+        Severity::Error,
+        Some(8..9),
+    );
+    let a = analyze(b"4k3/8/3N4/8/8/8/8/4K3 b - - 0 1", &Options::default());
+    assert!(a.is_valid(), "one knight checking is fine");
+}
+
 #[test]
 fn ninth_white_pawn_is_too_much_material() {
     assert_diag(

@@ -146,3 +146,23 @@ fn shredder_castling_and_standard_notation_moves() {
     assert!(moves.split(' ').any(|m| m == "e1g1"), "{moves}");
     assert!(!moves.split(' ').any(|m| m == "e1h1"), "{moves}");
 }
+
+/// Issue 21: cutechess writes an empty crazyhouse pocket `[-]`; `check` reads it as `[]`.
+#[test]
+fn crazyhouse_cutechess_dash_pocket_is_valid_and_written_empty() {
+    let o = check(
+        &[
+            "--variant",
+            "crazyhouse",
+            "--format",
+            "fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\n"
+    );
+}

@@ -134,3 +134,69 @@ fn capablanca_castles_reach_fairy_stockfish_in_both_notations() {
         proxy.send(b"quit\n");
     }
 }
+
+/// Issue 21: giveaway castles (python-chess `GiveawayBoard`, Fairy-Stockfish, cutechess); a
+/// game with a castle is forwarded, judged valid, and the engine's answer (which may castle
+/// back) reaches the GUI, never `bestmove 0000`.
+#[test]
+fn giveaway_game_with_a_castle_reaches_fairy_stockfish() {
+    let Some(fairy) = require_fairy() else {
+        return;
+    };
+    let dir = test_dir("variant-giveaway-castle");
+    let mut proxy = Proxy::start(&dir, &["--", fairy.to_str().unwrap()], &[]);
+    let moves = "g1f3 g8f6 e2e3 e7e6 f1e2 f8e7 e1g1";
+    let (text, best) = play(
+        &mut proxy,
+        &format!(
+            "uci\nsetoption name UCI_Variant value giveaway\n\
+             position startpos moves {moves}\ngo depth 3\n\
+             position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves {moves}\n\
+             go depth 3\n"
+        ),
+        2,
+    );
+    assert!(!text.contains("info string fenguard"), "{text}");
+    assert!(!text.contains("bestmove 0000"), "{text}");
+    assert_ne!(best, "bestmove 0000", "{text}");
+    let records = records(&proxy, 2);
+    for pos in records.iter().filter(|r| r["kind"] == "position") {
+        assert_eq!(pos["verdict"], "valid", "{pos}");
+        assert_eq!(pos["variant"], "giveaway", "{pos}");
+        assert_eq!(
+            pos["final_fen"], "rnbqk2r/ppppbppp/4pn2/8/8/4PN2/PPPPBPPP/RNBQ1RK1 b kq - 3 4",
+            "{pos}"
+        );
+    }
+    for search in records.iter().filter(|r| r["kind"] == "search") {
+        assert_eq!(search["diagnostics"], serde_json::json!([]), "{search}");
+    }
+    proxy.send(b"quit\n");
+}
+
+/// Issue 21: cutechess starts a crazyhouse game from a position with an empty pocket written
+/// `[-]`: it reaches the engine (as `[]`) and is searched, never `bestmove 0000`.
+#[test]
+fn crazyhouse_dash_pocket_from_cutechess_reaches_fairy_stockfish() {
+    let Some(fairy) = require_fairy() else {
+        return;
+    };
+    let dir = test_dir("variant-crazyhouse-dash-pocket");
+    let mut proxy = Proxy::start(&dir, &["--", fairy.to_str().unwrap()], &[]);
+    let (text, best) = play(
+        &mut proxy,
+        "uci\nsetoption name UCI_Variant value crazyhouse\n\
+         position fen r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR[-] w KQkq - 1 2\ngo depth 3\n",
+        1,
+    );
+    assert!(!text.contains("info string fenguard"), "{text}");
+    assert_ne!(best, "bestmove 0000", "{text}");
+    let records = records(&proxy, 1);
+    let pos = records.iter().find(|r| r["kind"] == "position").unwrap();
+    assert_eq!(pos["verdict"], "valid", "{pos}");
+    assert_eq!(
+        pos["sent"], "position fen r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 1 2",
+        "{pos}"
+    );
+    proxy.send(b"quit\n");
+}

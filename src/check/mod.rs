@@ -110,7 +110,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
     let variant = args.variant.variant.clone();
-    let mut checker = output::Checker::new(settings);
+    let mut checker = output::Checker::new(settings).with_debug(
+        args.variant.legal_moves && variant == crate::variant::Variant::Chess,
+        args.variant.perft,
+    );
     let mut checker8 = variant8::Checker8::new(variant.clone(), settings, args.variant.legal_moves);
     let result = match variant.is_8x8_variant() {
         true => check_all(

@@ -25,6 +25,10 @@ pub(crate) struct Checker {
     all_ok: bool,
     /// Reused output buffer of the `fen` format.
     buf: Vec<u8>,
+    /// `--legal-moves`: each valid position's legal moves with the FEN after each (JSON).
+    legal_moves: bool,
+    /// `--perft DEPTH`: each valid position's perft node count (JSON).
+    perft: Option<u32>,
 }
 
 impl Checker {
@@ -34,7 +38,53 @@ impl Checker {
             line_number: 0,
             all_ok: true,
             buf: Vec::with_capacity(128),
+            legal_moves: false,
+            perft: None,
         }
+    }
+
+    /// The checker with the debug outputs `--legal-moves` and `--perft` (JSON format), as for
+    /// the 10x8 variants: `"legal_moves": [["e2e4", "<fen after>"], ...]` (castles in the
+    /// notation the position needs: king-takes-rook when only Chess960 allows a right, else
+    /// `e1g1`) and `"perft": N`.
+    pub(crate) fn with_debug(mut self, legal_moves: bool, perft: Option<u32>) -> Self {
+        self.legal_moves = legal_moves;
+        self.perft = perft;
+        self
+    }
+
+    /// The verdict in a standard game (`UCI_Chess960` off: the proxy's default), when it
+    /// differs from this run's Chess960-allowing one: a right only Chess960 allows
+    /// (`castling-needs-chess960`) is repaired there by dropping it.
+    fn standard_verdict(&self, input: &[u8], chess960: bool) -> Option<StandardVerdict> {
+        if !self.settings.options.chess960_allowed || !chess960 {
+            return None;
+        }
+        let options = crate::fen::Options {
+            chess960_allowed: false,
+            ..self.settings.options
+        };
+        let analysis = analyze(input, &options);
+        let repaired = analysis.repair().map(|r| r.position);
+        let position = repaired.as_ref().or(analysis.position());
+        Some(StandardVerdict {
+            valid: analysis.is_valid(),
+            repaired: !analysis.is_valid() && repaired.is_some(),
+            fen: position.map(|position| {
+                FenDisplay {
+                    position,
+                    castling: self.settings.castling,
+                    ep: self.settings.ep,
+                }
+                .to_string()
+            }),
+            codes: analysis
+                .diagnostics()
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.code.as_str())
+                .collect(),
+        })
     }
 
     /// Whether every line so far was valid (or repaired, with `--repair`).
@@ -63,35 +113,54 @@ impl Checker {
             castling: self.settings.castling,
             ep: self.settings.ep,
         });
+        let chess960 = position.map_or_else(
+            || analysis.needs_chess960(),
+            crate::fen::position_needs_chess960,
+        );
+        let standard = self.standard_verdict(input, chess960);
         match self.settings.format {
             Format::Fen => self.write_fen(position, out),
             Format::Json => {
+                let notation = crate::uci::Notation::from_chess960(chess960);
                 let record = Record {
                     input: String::from_utf8_lossy(input),
                     valid: analysis.is_valid(),
                     repaired: repaired.is_some(),
                     fen: fen.map(|f| f.to_string()),
-                    chess960: position.map_or_else(
-                        || analysis.needs_chess960(),
-                        crate::fen::position_needs_chess960,
-                    ),
+                    chess960,
                     diagnostics: analysis
                         .diagnostics()
                         .iter()
                         .map(|d| DiagnosticRecord::new(d, input))
                         .collect(),
+                    standard_valid: standard.as_ref().map(|s| s.valid),
+                    standard_repaired: standard.as_ref().map(|s| s.repaired),
+                    standard_fen: standard.as_ref().and_then(|s| s.fen.clone()),
+                    standard_codes: standard.as_ref().map(|s| s.codes.clone()),
+                    legal_moves: position.filter(|_| self.legal_moves).map(|p| {
+                        legal_moves(p, notation, self.settings.castling, self.settings.ep)
+                    }),
+                    perft: self
+                        .perft
+                        .and_then(|d| position.map(|p| shakmaty::perft(p, d))),
                 };
                 serde_json::to_writer(&mut *out, &record)?;
                 out.write_all(b"\n")
             }
-            Format::Human => write_human_block(
-                out,
-                self.line_number,
-                (analysis.is_valid(), repaired.is_some()),
-                fen,
-                input,
-                analysis.diagnostics(),
-            ),
+            Format::Human => {
+                write_human_block(
+                    out,
+                    self.line_number,
+                    (analysis.is_valid(), repaired.is_some()),
+                    fen,
+                    input,
+                    analysis.diagnostics(),
+                )?;
+                match standard {
+                    Some(s) => s.write_human(out),
+                    None => Ok(()),
+                }
+            }
         }
     }
 
@@ -126,6 +195,7 @@ impl Checker {
                     fen: None,
                     chess960: false,
                     diagnostics: vec![DiagnosticRecord::new(&d, line)],
+                    ..Record::default()
                 };
                 serde_json::to_writer(&mut *out, &record)?;
                 out.write_all(b"\n")
@@ -158,8 +228,9 @@ impl Checker {
     }
 }
 
-/// One JSON line (SPEC section 4).
-#[derive(Serialize)]
+/// One JSON line (SPEC section 4), plus the standard-game verdict when it differs and the
+/// debug outputs.
+#[derive(Serialize, Default)]
 struct Record<'a> {
     input: std::borrow::Cow<'a, str>,
     valid: bool,
@@ -167,6 +238,73 @@ struct Record<'a> {
     fen: Option<String>,
     chess960: bool,
     diagnostics: Vec<DiagnosticRecord<'a>>,
+    /// In a standard game (the proxy with `UCI_Chess960` off): valid?
+    #[serde(skip_serializing_if = "Option::is_none")]
+    standard_valid: Option<bool>,
+    /// In a standard game: repaired (the proxy sends `standard_fen`)?
+    #[serde(skip_serializing_if = "Option::is_none")]
+    standard_repaired: Option<bool>,
+    /// In a standard game: the FEN the proxy sends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    standard_fen: Option<String>,
+    /// In a standard game: the error codes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    standard_codes: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal_moves: Option<Vec<[String; 2]>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    perft: Option<u64>,
+}
+
+/// The verdict of a position in a standard game, where it differs from Chess960's.
+struct StandardVerdict {
+    valid: bool,
+    repaired: bool,
+    fen: Option<String>,
+    codes: Vec<&'static str>,
+}
+
+impl StandardVerdict {
+    /// `  in a standard game (UCI_Chess960 off): repaired: <fen> (codes)`.
+    fn write_human(&self, out: &mut impl Write) -> io::Result<()> {
+        let status = match (self.valid, self.repaired) {
+            (true, _) => "valid",
+            (false, true) => "repaired",
+            (false, false) => "invalid",
+        };
+        write!(out, "  in a standard game (UCI_Chess960 off): {status}")?;
+        if let Some(fen) = &self.fen {
+            write!(out, ": {fen}")?;
+        }
+        match self.codes.is_empty() {
+            true => writeln!(out),
+            false => writeln!(out, " ({})", self.codes.join(", ")),
+        }
+    }
+}
+
+/// Each legal move of `pos` in `notation` with the FEN after it.
+fn legal_moves(
+    pos: &shakmaty::Chess,
+    notation: crate::uci::Notation,
+    castling: crate::fen::CastlingStyle,
+    ep: crate::fen::EpMode,
+) -> Vec<[String; 2]> {
+    use shakmaty::Position as _;
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let (uci, _) = crate::uci::write_move(pos, mv, notation);
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            let fen = FenDisplay {
+                position: &after,
+                castling,
+                ep,
+            };
+            [uci.to_string(), fen.to_string()]
+        })
+        .collect()
 }
 
 /// One diagnostic in JSON.

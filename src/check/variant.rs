@@ -33,12 +33,7 @@ pub(super) fn run(args: &CheckArgs) -> Option<ExitCode> {
         Some(ExitCode::from(2))
     };
     match variant {
-        Variant::Chess => {
-            if args.variant.legal_moves || args.variant.perft.is_some() {
-                return usage("--legal-moves and --perft apply to the variants".to_owned());
-            }
-            None
-        }
+        Variant::Chess => None,
         v if v.is_10x8() => {
             let v10 = Variant10::from_variant(v).expect("a 10x8 variant");
             Some(run_10x8(args, v10))

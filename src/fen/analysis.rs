@@ -192,8 +192,8 @@ fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink, analysis: 
     analysis.fields = Some(fields);
 }
 
-/// The shakmaty position; errors python-chess does not count (its stricter material and
-/// stepping-checker rules) are ignored.
+/// The shakmaty position; errors python-chess does not count (its stricter material rules)
+/// are ignored. (Stepping checkers are `impossible-check` in `validate`, as in shakmaty.)
 fn build(
     fields: &Fields,
     rights: Bitboard,

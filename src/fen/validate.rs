@@ -201,7 +201,10 @@ fn check_ep(board: &Board, turn: Color, sq: Square, places: &Places<'_>, diags: 
     true
 }
 
-/// python-chess `status()` `STATUS_IMPOSSIBLE_CHECK` (and too many checkers).
+/// python-chess `status()` `STATUS_IMPOSSIBLE_CHECK` (and too many checkers), and, stricter
+/// than python-chess 1.11.2 as its later versions and shakmaty's `validate` are, two stepping
+/// checkers (knights, pawns, kings): no single move gives that check (SPEC 15, the rule of
+/// every 8x8 variant).
 fn impossible_check(
     board: &Board,
     turn: Color,
@@ -220,6 +223,10 @@ fn impossible_check(
             let before = board.occupied().without(pushed_to).with(pushed_from);
             count > 1 || (last != pushed_to && board.attacks_to(king, !turn, before).any())
         }
-        None => count > 2 || (count == 2 && attacks::ray(first, last).contains(king)),
+        None => {
+            count > 2
+                || (count == 2 && attacks::ray(first, last).contains(king))
+                || (checkers & board.steppers()).more_than_one()
+        }
     }
 }

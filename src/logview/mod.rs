@@ -44,14 +44,16 @@ pub struct LogArgs {
     /// Only records of this session id.
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
-    /// Only `position` records with this verdict: valid, repaired, rejected, forwarded-invalid.
-    #[arg(long, value_name = "VERDICT")]
+    /// Only `position` records with this verdict: valid, repaired, rejected, forwarded-invalid,
+    /// unchecked (any other value is a usage error, exit status 2).
+    #[arg(long, value_name = "VERDICT", value_parser = ["valid", "repaired", "rejected", "forwarded-invalid", "unchecked"])]
     pub verdict: Option<String>,
     /// Only records with a diagnostic of this code (`illegal-move`, `illegal-bestmove`, ...).
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
-    /// Only records of this kind: position, search, engine-start, engine-exit, chess960-enabled.
-    #[arg(long, value_name = "KIND")]
+    /// Only records of this kind: position, search, engine-start, engine-exit, chess960-enabled
+    /// (any other value is a usage error, exit status 2).
+    #[arg(long, value_name = "KIND", value_parser = ["position", "search", "engine-start", "engine-exit", "chess960-enabled"])]
     pub kind: Option<String>,
     /// Only the record with this `seq` (with `--session` when the file holds several).
     #[arg(long, value_name = "N")]

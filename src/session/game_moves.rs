@@ -296,7 +296,9 @@ pub fn rewrite_engine_line<'a>(
 }
 
 /// Checks the engine's `bestmove <m> [ponder <p>]` in `root`, read in `engine` notation
-/// (`illegal-bestmove`; `(none)` / `0000` only when `root` has no legal move).
+/// (`illegal-bestmove`; `(none)` / `0000` only when `root` has no legal move), by the rules of
+/// [`uci::check_bestmove`]: a ponder move that is none or follows a game-ending move is not
+/// judged.
 pub fn check_bestmove(line: &[u8], root: &Game, engine: Notation) -> Vec<MoveDiagnostic> {
     if let Game::Chess(c) = root {
         return uci::check_bestmove(line, c, engine);
@@ -337,9 +339,14 @@ pub fn check_bestmove(line: &[u8], root: &Game, engine: Notation) -> Vec<MoveDia
     };
     if let (Some(kw), Some(ponder)) = (toks.next(), toks.next())
         && kw.text == b"ponder"
+        && !crate::uci::moves::is_no_ponder_move(ponder.text)
     {
         let mut after = root.clone();
         after.play(&mv);
+        // No ponder move after a move that ends the game (racing kings: a king reaches rank 8).
+        if !after.has_legal_moves() {
+            return diags;
+        }
         if let Err(e) = after.read(ponder.text, engine) {
             diags.push(fail_diag(e, "ponder move", 2, &ponder, &after, code, None));
         }

@@ -44,6 +44,10 @@ pub(super) struct OwnAnswer {
     crlf: bool,
     /// `go infinite` / `go ponder`: waits for the GUI's `stop` / `ponderhit`.
     pub(super) held: bool,
+    /// The GUI asked for an empty move list (`searchmoves 0000`, python-chess's form of
+    /// `root_moves=[]`): answered `bestmove (none)`, as Stockfish 15.1 answers it (python-chess
+    /// reads that as no move; `bestmove 0000` would read as a null move).
+    no_move: bool,
 }
 
 impl Search {
@@ -53,6 +57,7 @@ impl Search {
             self.own = Some(OwnAnswer {
                 crlf: false,
                 held: false,
+                no_move: false,
             });
         }
     }
@@ -62,6 +67,11 @@ impl Search {
 /// search.
 pub(super) fn is_perft(body: &[u8]) -> bool {
     tokens(body).skip(1).any(|t| t.text == b"perft")
+}
+
+/// Why `searchmoves` left nothing to search: `asked_empty` when the list only held `0000`.
+struct EmptyList {
+    asked_empty: bool,
 }
 
 fn elapsed_ms(started: Option<Instant>, now: Option<Instant>) -> Option<u64> {
@@ -81,6 +91,7 @@ impl Session {
             own: Some(OwnAnswer {
                 crlf: false,
                 held: false,
+                no_move: false,
             }),
             stopped: false,
         };
@@ -99,9 +110,10 @@ impl Session {
         }
         // When fenguard answers this `go` itself: `go infinite` / `go ponder` at the GUI's
         // `stop` / `ponderhit`, as an engine would (UCI: no `bestmove` before them).
-        let own = OwnAnswer {
+        let mut own = OwnAnswer {
             crlf: self.gui_crlf,
             held: tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder"),
+            no_move: false,
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
         // (the next `stop` belongs to the new search).
@@ -134,8 +146,9 @@ impl Session {
             && tokens(body).any(|t| t.text == b"searchmoves")
         {
             match self.checked_searchmoves(out, &line, &root) {
-                Some(checked) => sent = checked,
-                None => {
+                Ok(checked) => sent = checked,
+                Err(EmptyList { asked_empty }) => {
+                    own.no_move = asked_empty;
                     search.own = Some(own);
                     self.owed.entries.push_back(Entry::Search(search));
                     return;
@@ -164,21 +177,27 @@ impl Session {
     /// The `go` line with its `searchmoves` checked in `root` and translated into the engine's
     /// notation (SPEC 6: like the `moves` list). A move that is not legal there is reported
     /// and, unless `on_invalid = "forward"`, removed from the list: an engine told to search an
-    /// illegal move answers nonsense or crashes (public case R10). `None` when every listed
-    /// move was removed: then no legal move is left to search and fenguard answers the `go`
-    /// itself with `bestmove 0000`.
+    /// illegal move answers nonsense or crashes (public case R10). [`EmptyList`] when every
+    /// listed move was removed: then no legal move is left to search and fenguard answers the
+    /// `go` itself, `bestmove 0000` after an illegal move, `bestmove (none)` for a list that
+    /// only held `0000` (python-chess's empty list, which Stockfish 15.1 skips, answering
+    /// `bestmove (none)`; it is not reported to the GUI).
     fn checked_searchmoves(
         &mut self,
         out: &mut Vec<Action>,
         line: &Bytes,
         root: &Game,
-    ) -> Option<Bytes> {
+    ) -> Result<Bytes, EmptyList> {
         let on_invalid = self.settings.positions.on_invalid;
         let repair = on_invalid == OnInvalid::Repair;
         let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
         let (rewritten, diags) = translate_searchmoves(line, root, gui, engine, repair);
         for d in &diags {
-            self.report(out, format!("searchmoves: {}: {}", d.code, d.message));
+            let text = format!("searchmoves: {}: {}", d.code, d.message);
+            match d.code {
+                MoveCode::NullMove => out.push(Action::Log(Level::INFO, text)),
+                _ => self.report(out, text),
+            }
         }
         let unusable: Vec<(Range<usize>, Vec<u8>)> = diags
             .iter()
@@ -188,22 +207,26 @@ impl Session {
             .map(|span| (with_leading_blanks(line, span), Vec::new()))
             .collect();
         if unusable.is_empty() || on_invalid == OnInvalid::Forward {
-            return Some(match rewritten {
+            return Ok(match rewritten {
                 Cow::Owned(bytes) => Bytes::from(bytes),
                 Cow::Borrowed(_) => line.clone(),
             });
         }
         let listed = parse_go(line).map_or(0, |go| go.searchmoves.len());
         if unusable.len() >= listed {
-            self.report(
-                out,
-                "searchmoves: no legal move left to search; answered with bestmove 0000".to_owned(),
-            );
-            return None;
+            let asked_empty = diags.iter().all(|d| d.code == MoveCode::NullMove);
+            if asked_empty {
+                let text = "searchmoves: an empty list (`0000`); answered with bestmove (none)";
+                out.push(Action::Log(Level::INFO, text.to_owned()));
+            } else {
+                let text = "searchmoves: no legal move left to search; answered with bestmove 0000";
+                self.report(out, text.to_owned());
+            }
+            return Err(EmptyList { asked_empty });
         }
         let cleaned = splice(line, &unusable).into_owned();
         let (rewritten, _) = translate_searchmoves(&cleaned, root, gui, engine, repair);
-        Some(Bytes::from(rewritten.into_owned()))
+        Ok(Bytes::from(rewritten.into_owned()))
     }
 
     /// `stop` / `ponderhit`: ends a held `go` that fenguard answers (the line is not
@@ -233,7 +256,8 @@ impl Session {
         }
     }
 
-    /// Writes fenguard's own `bestmove 0000` for `search` and closes its record.
+    /// Writes fenguard's own `bestmove 0000` (or `bestmove (none)` for an empty move list)
+    /// for `search` and closes its record.
     pub(super) fn answer_own_search(
         &mut self,
         out: &mut Vec<Action>,
@@ -241,13 +265,13 @@ impl Session {
         now: Option<Instant>,
     ) {
         let crlf = search.own.as_ref().is_some_and(|o| o.crlf);
-        let reply: &'static [u8] = if crlf {
-            b"bestmove 0000\r\n"
-        } else {
-            b"bestmove 0000\n"
+        let best = match search.own.as_ref().is_some_and(|o| o.no_move) {
+            true => "(none)",
+            false => "0000",
         };
-        self.forward_to_gui(out, Bytes::from_static(reply));
-        self.record_search(out, search, Some("0000".to_owned()), None, now, Vec::new());
+        let end = if crlf { "\r\n" } else { "\n" };
+        self.forward_to_gui(out, Bytes::from(format!("bestmove {best}{end}")));
+        self.record_search(out, search, Some(best.to_owned()), None, now, Vec::new());
     }
 
     /// The position the engine's moves start from: the oldest search the engine owes a

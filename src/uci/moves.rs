@@ -285,9 +285,17 @@ pub(super) fn push_if_changed(
     }
 }
 
+/// Whether the ponder token `text` names no move: `0000` (Komodo's "no ponder move", which
+/// cutechess's `UciEngine` reads as none) or Stockfish's `(none)`.
+pub fn is_no_ponder_move(text: &[u8]) -> bool {
+    text == b"0000" || text == b"(none)"
+}
+
 /// Checks the engine's `bestmove <m> [ponder <p>]` in `root` (the searched position), read in
 /// `engine` notation: `m` must be legal in `root`, `p` legal after `m`. `bestmove (none)` or
-/// `bestmove 0000` is accepted only when `root` has no legal move. Returns the
+/// `bestmove 0000` is accepted only when `root` has no legal move. A ponder move that is none
+/// ([`is_no_ponder_move`]) or follows a move that ends the game is not judged: there is no
+/// position to ponder in (GUIs ignore it, as cutechess does). Returns the
 /// `illegal-bestmove` diagnostics (index 1 for `bestmove`, 2 for `ponder`), empty when fine or
 /// when the line is not a `bestmove`.
 pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDiagnostic> {
@@ -326,9 +334,13 @@ pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDi
     };
     if let (Some(kw), Some(ponder)) = (toks.next(), toks.next())
         && kw.text == b"ponder"
+        && !is_no_ponder_move(ponder.text)
     {
         let mut after = root.clone();
         after.play_unchecked(mv);
+        if after.legal_moves().is_empty() {
+            return diags;
+        }
         if let Err(e) = read_move(&after, ponder.text, engine) {
             diags.push(read_error_diag(e, "ponder move", 2, &ponder, &after, code));
         }

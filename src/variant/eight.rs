@@ -16,10 +16,9 @@
 //! (`scripts/variant8_oracle.py`); the differences are listed in the README.
 //!
 //! Antichess and giveaway: shakmaty's `Antichess` has no castling (lichess antichess,
-//! Fairy-Stockfish `antichess`). python-chess's `GiveawayBoard` and Fairy-Stockfish's
-//! `giveaway` castle; fenguard plays `giveaway` by shakmaty's antichess rules, so a giveaway FEN
-//! with castling rights is refused (`variant-rule`, repaired by dropping them) and `startpos`
-//! in giveaway is the antichess start (no castling rights).
+//! Fairy-Stockfish `antichess`), so antichess castling rights are `variant-rule`. python-chess's
+//! `GiveawayBoard`, Fairy-Stockfish's and cutechess's `giveaway` castle: giveaway is
+//! [`super::giveaway::Giveaway`], antichess with castling, and its `startpos` has `KQkq`.
 //!
 //! ```
 //! use fenguard::fen::{CastlingStyle, EpMode, Options};
@@ -45,7 +44,9 @@ use shakmaty::{Bitboard, CastlingMode, Color, File, Move, Position, PositionErro
 use super::Variant;
 use super::eight_diag::{Places, diagnose, too_much_material};
 use super::eight_fen;
+pub use super::eight_pos::Pos8;
 use super::eight_write;
+use super::giveaway::Giveaway;
 use crate::fen::{CastlingStyle, Code, Diagnostic, EpMode, Options, Severity};
 use crate::uci::castling::{Notation, ReadError, Reading};
 
@@ -53,7 +54,7 @@ use crate::uci::castling::{Notation, ReadError, Reading};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position8 {
     variant: Variant,
-    pos: VariantPosition,
+    pos: Pos8,
 }
 
 /// shakmaty's variant for one of ours; `None` for chess, 10x8 and unmodelled variants.
@@ -75,9 +76,13 @@ impl Position8 {
     /// `variant` is not an 8x8 variant ([`Variant::is_8x8_variant`]).
     pub fn startpos(variant: &Variant) -> Option<Position8> {
         let v = shakmaty_variant(variant)?;
+        let pos = match variant {
+            Variant::Giveaway => Pos8::Giveaway(Giveaway::default()),
+            _ => Pos8::Shakmaty(VariantPosition::new(v)),
+        };
         Some(Position8 {
             variant: variant.clone(),
-            pos: VariantPosition::new(v),
+            pos,
         })
     }
 
@@ -86,8 +91,8 @@ impl Position8 {
         &self.variant
     }
 
-    /// The shakmaty position (castling mode Chess960).
-    pub fn position(&self) -> &VariantPosition {
+    /// The position (castling mode Chess960), a shakmaty [`Position`].
+    pub fn position(&self) -> &Pos8 {
         &self.pos
     }
 
@@ -298,12 +303,24 @@ fn build(
     places: &Places,
     diags: &mut Vec<Diagnostic>,
 ) -> (Option<Position8>, Option<Position8>) {
+    // Giveaway: shakmaty's antichess without the castling rights, which are checked apart.
+    let castles = (*variant == Variant::Giveaway).then(|| super::giveaway::castles(&setup));
+    let kept = castles.clone().map(|c| c.unwrap_or_else(|c| c));
     let wrap = |pos| Position8 {
         variant: variant.clone(),
-        pos,
+        pos: match (pos, kept.clone()) {
+            (VariantPosition::Antichess(inner), Some(castles)) => {
+                Pos8::Giveaway(Giveaway::new(inner, castles))
+            }
+            (pos, _) => Pos8::Shakmaty(pos),
+        },
     };
+    let mut plain = setup.clone();
+    if castles.is_some() {
+        plain.castling_rights = Bitboard::EMPTY;
+    }
     let too_much = too_much_material(variant, &setup);
-    let result = match VariantPosition::from_setup(v, setup.clone(), CastlingMode::Chess960) {
+    let result = match VariantPosition::from_setup(v, plain, CastlingMode::Chess960) {
         Ok(pos) => Ok(pos),
         // python-chess's material rules, not shakmaty's promotion counting (racing kings
         // keeps shakmaty's, which are python-chess's too).
@@ -317,9 +334,14 @@ fn build(
     if *variant != Variant::RacingKings {
         kinds.set(PositionErrorKinds::TOO_MUCH_MATERIAL, too_much);
     }
+    let bad_rights = matches!(castles, Some(Err(_)));
+    if bad_rights {
+        kinds |= PositionErrorKinds::INVALID_CASTLING_RIGHTS;
+    }
     diags.extend(diagnose(variant, &setup, kinds, places));
     match result {
-        Ok(pos) if !too_much => (Some(wrap(pos)), None),
+        Ok(pos) if !too_much && !bad_rights => (Some(wrap(pos)), None),
+        Ok(pos) if !too_much => (None, Some(wrap(pos))),
         Ok(_) => (None, None),
         Err(e) => {
             let repaired = match e.ignore_invalid_castling_rights() {

@@ -197,12 +197,9 @@ fn castling(variant: &Variant, setup: &Setup, places: &Places, out: &mut Vec<Dia
     let span = places.castling.clone();
     let fix = "drop the castling right";
     match variant {
-        Variant::Antichess | Variant::RacingKings | Variant::Giveaway => {
+        Variant::Antichess | Variant::RacingKings => {
             let why = match variant {
                 Variant::Antichess => "antichess has no castling",
-                Variant::Giveaway => {
-                    "giveaway castling is not modelled (shakmaty plays giveaway as antichess, without castling)"
-                }
                 _ => "racingkings has no castling",
             };
             out.push(
@@ -218,9 +215,12 @@ fn castling(variant: &Variant, setup: &Setup, places: &Places, out: &mut Vec<Dia
         }
         _ => {}
     }
-    let kept = Castles::from_setup(setup, CastlingMode::Chess960)
-        .unwrap_or_else(|c| c)
-        .castling_rights();
+    let kept = match variant {
+        Variant::Giveaway => super::giveaway::castles(setup),
+        _ => Castles::from_setup(setup, CastlingMode::Chess960),
+    }
+    .unwrap_or_else(|c| c)
+    .castling_rights();
     let board = &setup.board;
     for sq in setup.castling_rights & !kept {
         let color = if sq.rank() == Rank::First {

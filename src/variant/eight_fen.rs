@@ -186,13 +186,18 @@ fn split_pocket(
     (span, None)
 }
 
-/// Counts the pieces of a pocket; `bad-pocket` for anything else.
+/// Counts the pieces of a pocket; `bad-pocket` for anything else. A lone `-` is an empty
+/// pocket: cutechess writes `[-]` for one (its `CrazyhouseBoard` FEN, sent whenever a game
+/// starts from a position), and Fairy-Stockfish reads it so (SPEC 15).
 fn read_pocket(
     input: &[u8],
     span: Range<usize>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<ByColor<ByRole<u8>>> {
     let mut pockets = ByColor::<ByRole<u8>>::default();
+    if input[span.clone()] == *b"-" {
+        return Some(pockets);
+    }
     let mut ok = true;
     for at in span {
         match Piece::from_char(char::from(input[at])) {
@@ -372,6 +377,14 @@ mod tests {
         let s = split(b"4k3/8/8/8/8/8/8/4K3 w - - 4+3 0 1", false, true);
         assert_eq!(s.diagnostics[0].code, Code::BadCheckCounters);
         assert_eq!(s.diagnostics[0].span, Some(26..29));
+    }
+
+    #[test]
+    fn reads_cutechess_dash_pocket_as_empty() {
+        let s = split(b"8/8/8/8/8/8/8/4K2k[-] w - - 0 1", true, false);
+        assert_eq!(s.diagnostics, Vec::new());
+        assert_eq!(s.pockets, Some(ByColor::<ByRole<u8>>::default()));
+        assert_eq!(s.text, b"8/8/8/8/8/8/8/4K2k w - - 0 1".to_vec());
     }
 
     #[test]

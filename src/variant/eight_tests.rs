@@ -195,10 +195,7 @@ fn antichess_castling_rights_are_refused_and_repaired_by_dropping_them() {
         a.repair().expect("repairable").fen(XFEN, LEGAL),
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     );
-    assert_eq!(
-        error_codes(&Variant::Giveaway, fen),
-        vec![Code::VariantRule]
-    );
+    assert!(error_codes(&Variant::Giveaway, fen).is_empty());
 }
 
 #[test]

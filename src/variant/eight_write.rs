@@ -2,15 +2,17 @@
 
 use shakmaty::{Bitboard, Board, Color, EnPassantMode, Position, Role, variant::VariantPosition};
 
+use super::eight_pos::Pos8;
+
 use crate::fen::{CastlingField, CastlingStyle, EpMode};
 
 /// Writes `pos` as python-chess `board.fen()` / `board.shredder_fen()` write it: pockets and
 /// promoted markers in crazyhouse, remaining checks before the clocks in three-check.
-pub(crate) fn write(pos: &VariantPosition, castling: CastlingStyle, ep: EpMode) -> String {
+pub(crate) fn write(pos: &Pos8, castling: CastlingStyle, ep: EpMode) -> String {
     let mut s = String::with_capacity(96);
     let board = pos.board();
     let promoted = match pos {
-        VariantPosition::Crazyhouse(_) => pos.promoted(),
+        Pos8::Shakmaty(VariantPosition::Crazyhouse(_)) => pos.promoted(),
         _ => Bitboard::EMPTY,
     };
     s.push_str(

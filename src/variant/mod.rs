@@ -19,9 +19,11 @@ pub mod board10;
 pub mod eight;
 mod eight_diag;
 mod eight_fen;
+mod eight_pos;
 #[cfg(test)]
 mod eight_tests;
 mod eight_write;
+pub mod giveaway;
 
 /// A variant by its Fairy-Stockfish `UCI_Variant` name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]

@@ -16,6 +16,7 @@ mod restart;
 mod search;
 mod stalls;
 mod variants;
+mod variants_adapter;
 mod variants_checked;
 
 use bytes::Bytes;
