@@ -34,6 +34,23 @@ fn engines_of(pid: u32, n: usize) -> Vec<u32> {
     }
 }
 
+/// `fenguard serve` on loopback without tokens, in front of the fake engine (`env` for it).
+fn local_daemon(name: &str, env: &[(&str, &str)]) -> Daemon {
+    let dir = test_dir(name);
+    let config = format!(
+        "[serve]\ntokens_file = \"{}\"\n",
+        dir.join("none").display()
+    );
+    Daemon::start(&dir, &config, "127.0.0.1:{port}", env)
+}
+
+/// A GUI on `fenguard connect` (default settings) to `daemon`.
+fn connect_to(daemon: &Daemon) -> Gui {
+    let mut command = Command::new(FENGUARD);
+    command.args(["connect", &format!("127.0.0.1:{}", daemon.port)]);
+    Gui::spawn(command)
+}
+
 #[test]
 fn link_cut_mid_search_kills_the_engine_and_answers_bestmove_0000_within_30_s() {
     let Some(stockfish) = require_stockfish() else {
@@ -144,16 +161,9 @@ fn link_cut_while_idle_kills_every_engine_and_answers_uciok_and_readyok() {
 
 #[test]
 fn stopped_daemon_before_uciok_gives_the_gui_uciok_within_30_s() {
-    let dir = test_dir("deadpeer-stopped");
-    let config = format!(
-        "[serve]\ntokens_file = \"{}\"\n",
-        dir.join("none").display()
-    );
-    let daemon = Daemon::start(&dir, &config, "127.0.0.1:{port}", &[]);
+    let daemon = local_daemon("deadpeer-stopped", &[]);
     signal(daemon.child.id(), "-STOP");
-    let mut command = Command::new(FENGUARD);
-    command.args(["connect", &format!("127.0.0.1:{}", daemon.port)]);
-    let mut gui = Gui::spawn(command);
+    let mut gui = connect_to(&daemon);
     let start = Instant::now();
     gui.send("uci\n");
     let at = gui.until("uciok", LIMIT);
@@ -178,21 +188,9 @@ fn stopped_daemon_before_uciok_gives_the_gui_uciok_within_30_s() {
 
 #[test]
 fn daemon_killed_mid_search_answers_readyok_and_bestmove_at_once_and_leaves_no_engine() {
-    let dir = test_dir("deadpeer-killed");
-    let config = format!(
-        "[serve]\ntokens_file = \"{}\"\n",
-        dir.join("none").display()
-    );
     // The engine never answers `isready`: one is still open when the daemon dies.
-    let mut daemon = Daemon::start(
-        &dir,
-        &config,
-        "127.0.0.1:{port}",
-        &[("FAKE_ENGINE_IGNORE", "isready")],
-    );
-    let mut command = Command::new(FENGUARD);
-    command.args(["connect", &format!("127.0.0.1:{}", daemon.port)]);
-    let mut gui = Gui::spawn(command);
+    let mut daemon = local_daemon("deadpeer-killed", &[("FAKE_ENGINE_IGNORE", "isready")]);
+    let mut gui = connect_to(&daemon);
     gui.send("uci\n");
     gui.until("uciok", Duration::from_secs(10));
     gui.send("position startpos\ngo infinite\nisready\n");
@@ -217,21 +215,9 @@ fn daemon_killed_mid_search_answers_readyok_and_bestmove_at_once_and_leaves_no_e
 
 #[test]
 fn daemon_stopped_by_sigterm_before_uciok_gives_the_gui_uciok() {
-    let dir = test_dir("deadpeer-sigterm");
-    let config = format!(
-        "[serve]\ntokens_file = \"{}\"\n",
-        dir.join("none").display()
-    );
     // The engine never answers `uci`: the GUI still waits for `uciok` when the daemon stops.
-    let daemon = Daemon::start(
-        &dir,
-        &config,
-        "127.0.0.1:{port}",
-        &[("FAKE_ENGINE_IGNORE", "uci")],
-    );
-    let mut command = Command::new(FENGUARD);
-    command.args(["connect", &format!("127.0.0.1:{}", daemon.port)]);
-    let mut gui = Gui::spawn(command);
+    let daemon = local_daemon("deadpeer-sigterm", &[("FAKE_ENGINE_IGNORE", "uci")]);
+    let mut gui = connect_to(&daemon);
     gui.send("uci\n");
     daemon.wait_engines(1);
     std::thread::sleep(Duration::from_millis(300));

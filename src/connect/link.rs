@@ -89,7 +89,8 @@ impl Link {
     }
 
     /// Ends the connection through `socket` once a read has waited `timeout` while a heartbeat
-    /// is asked for or on; runs on a thread of its own for as long as the process.
+    /// is asked for or on; runs on a thread of its own until then, or until the daemon's first
+    /// line turned the heartbeat off.
     ///
     /// # Errors
     /// When the thread cannot start.
@@ -105,8 +106,11 @@ impl Link {
             .spawn(move || {
                 loop {
                     std::thread::sleep(tick);
-                    let beating = link.heartbeat.load(Ordering::SeqCst) != OFF;
-                    if beating && link.waited().is_some_and(|w| w >= timeout) {
+                    if link.heartbeat.load(Ordering::SeqCst) == OFF {
+                        // For good: the daemon does not beat.
+                        return;
+                    }
+                    if link.waited().is_some_and(|w| w >= timeout) {
                         link.ended(format!(
                             "no word from the server for {} s",
                             timeout.as_secs()
