@@ -16,7 +16,9 @@
 //! `TCP_USER_TIMEOUT` ([`crate::net::keepalive`]) on the TCP socket, and a
 //! [heartbeat](crate::net::heartbeat) asked for on the `auth` line, watched by [`link`].
 
+#[cfg(unix)]
 mod link;
+#[cfg(unix)]
 mod owed;
 
 use std::path::PathBuf;

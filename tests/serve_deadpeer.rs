@@ -8,6 +8,7 @@
 //! elsewhere they print `SKIPPED` and pass.
 #![cfg(target_os = "linux")]
 
+mod common;
 mod deadpeer_support;
 mod serve_support;
 
@@ -53,7 +54,7 @@ fn connect_to(daemon: &Daemon) -> Gui {
 
 #[test]
 fn link_cut_mid_search_kills_the_engine_and_answers_bestmove_0000_within_30_s() {
-    let Some(stockfish) = require_stockfish() else {
+    let Some(stockfish) = common::require_stockfish() else {
         return;
     };
     let Some(net) = Pair::require(1) else { return };

@@ -137,25 +137,6 @@ fn sweep() {
     }
 }
 
-/// Stockfish's path; under `CI=true` a missing one fails the test, elsewhere `None` (a
-/// visible skip).
-pub fn require_stockfish() -> Option<PathBuf> {
-    let debian = PathBuf::from("/usr/games/stockfish");
-    let found = debian.is_file().then_some(debian).or_else(|| {
-        std::env::split_paths(&std::env::var_os("PATH")?)
-            .map(|dir| dir.join("stockfish"))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "Stockfish is missing under CI: install it (apt-get install -y stockfish)"
-        );
-        eprintln!("SKIPPED: stockfish not installed");
-    }
-    found
-}
-
 /// A self-signed certificate for `ip`, its key, a token and its hash, in `dir`; the
 /// `[serve]` lines that use them.
 pub fn tls_and_token(dir: &Path, ip: &str) -> String {
