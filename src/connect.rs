@@ -5,18 +5,28 @@
 //! checked against `--ca FILE` or the system's roots, `unix:/PATH`), sends `auth <token>` when
 //! it has a token (`--token-file F`, else `$FENGUARD_TOKEN`), then relays bytes both ways,
 //! line by line, unchanged. When the connection is lost while the GUI still talks to it, the
-//! GUI gets `info string fenguard: connection lost: ...` and `bestmove 0000` for each search
-//! it started and has no `bestmove` for, and `connect` exits with status 1: to a GUI that is an
-//! engine that ended, which it reports and lets the user restart (a silent reconnect would give
-//! it a new engine with none of its options, hash or position). After the GUI's `quit` or end
-//! of input, the server's end is the normal end: exit 0.
+//! GUI gets `info string fenguard: connection lost: ...` and what it still waits for
+//! ([`owed`]: `uciok` for a `uci`, `readyok` for an `isready`, `bestmove 0000` for each search
+//! it started and has no `bestmove` for), and `connect` exits with status 1: to a GUI that is
+//! an engine that ended, which it reports and lets the user restart (a silent reconnect would
+//! give it a new engine with none of its options, hash or position). After the GUI's `quit` or
+//! end of input, the server's end is the normal end: exit 0.
+//!
+//! A dead server is noticed within `--peer-timeout-s` (+ `--keepalive-s`): TCP keepalive and
+//! `TCP_USER_TIMEOUT` ([`crate::net::keepalive`]) on the TCP socket, and a
+//! [heartbeat](crate::net::heartbeat) asked for on the `auth` line, watched by [`link`].
+
+#[cfg(unix)]
+mod link;
+#[cfg(unix)]
+mod owed;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 #[cfg(unix)]
 use std::sync::Arc;
 #[cfg(unix)]
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `fenguard connect ADDR [--token-file F] [--ca FILE]`.
 #[derive(Debug, Clone, clap::Args)]
@@ -30,6 +40,14 @@ pub struct ConnectArgs {
     /// certificate itself; default: the system's roots.
     #[arg(long, value_name = "FILE")]
     pub ca: Option<PathBuf>,
+    /// Seconds of quiet before TCP keepalive probes, and the heartbeat asked of the server
+    /// (0: neither).
+    #[arg(long, value_name = "S", default_value_t = 5)]
+    pub keepalive_s: u64,
+    /// The server is lost when it leaves this many seconds without a word (no heartbeat, no
+    /// TCP acknowledgement); 0: the system's TCP defaults and no heartbeat.
+    #[arg(long, value_name = "S", default_value_t = 20)]
+    pub peer_timeout_s: u64,
 }
 
 /// Runs the client; exit 0 after the GUI's `quit` or end of input, 1 when the connection was
@@ -74,12 +92,42 @@ fn token(args: &ConnectArgs) -> Result<Option<String>, String> {
     Ok(Some(token).filter(|t| !t.is_empty()))
 }
 
-/// Searches the GUI started and has no `bestmove` for; whether the GUI is done.
+/// What the GUI still waits for; whether the GUI is done.
 #[cfg(unix)]
 #[derive(Debug, Default)]
 struct Conversation {
-    open_searches: AtomicUsize,
+    owed: std::sync::Mutex<owed::Owed>,
     gui_done: AtomicBool,
+}
+
+#[cfg(unix)]
+impl Conversation {
+    fn owed(&self) -> std::sync::MutexGuard<'_, owed::Owed> {
+        self.owed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The heartbeat interval to ask for and the peer timeout, when both are set.
+#[cfg(unix)]
+fn heartbeat(
+    args: &ConnectArgs,
+) -> Result<Option<(std::time::Duration, std::time::Duration)>, String> {
+    use std::time::Duration;
+    if args.keepalive_s == 0 || args.peer_timeout_s == 0 {
+        return Ok(None);
+    }
+    if args.keepalive_s >= args.peer_timeout_s {
+        return Err(format!(
+            "--keepalive-s {} must be less than --peer-timeout-s {}",
+            args.keepalive_s, args.peer_timeout_s
+        ));
+    }
+    Ok(Some((
+        Duration::from_secs(args.keepalive_s),
+        Duration::from_secs(args.peer_timeout_s),
+    )))
 }
 
 #[cfg(unix)]
@@ -89,7 +137,10 @@ mod unix {
     use std::os::unix::net::UnixStream;
     use std::time::Duration;
 
+    use super::link::{Heard, Link};
     use super::*;
+    use crate::net::heartbeat::offer;
+    use crate::net::keepalive::DeadPeer;
     use crate::proxy::codec::{Frame, MAX_LINE};
     use crate::proxy::reader::read_frames;
     use crate::proxy::stdio::gui_stdio;
@@ -103,14 +154,26 @@ mod unix {
             .parse()
             .map_err(|e: crate::serve::addr::AddrError| e.to_string())?;
         let token = token(args)?;
+        let heartbeat = heartbeat(args)?;
         let socket = open(&addr, args)?;
         let (gui_in, mut gui_out) =
             gui_stdio().map_err(|e| format!("cannot use stdin and stdout: {e}"))?;
         let mut to_server = socket.try_clone().map_err(|e| e.to_string())?;
-        if let Some(token) = token {
+        let auth = match (token, heartbeat) {
+            (Some(token), Some((every, _))) => Some(format!("auth {token} {}", offer(every))),
+            (None, Some((every, _))) => Some(format!("auth {}", offer(every))),
+            (Some(token), None) => Some(format!("auth {token}")),
+            (None, None) => None,
+        };
+        if let Some(auth) = auth {
             to_server
-                .write_all(format!("auth {token}\n").as_bytes())
+                .write_all(format!("{auth}\n").as_bytes())
                 .map_err(|e| format!("{addr}: {e}"))?;
+        }
+        let link = Link::new(heartbeat.is_some());
+        if let Some((_, timeout)) = heartbeat {
+            let watched = socket.try_clone().map_err(|e| e.to_string())?;
+            link.watch(watched, timeout).map_err(|e| e.to_string())?;
         }
         let talk = Arc::new(Conversation::default());
         let gui_side = Arc::clone(&talk);
@@ -121,12 +184,9 @@ mod unix {
                 read_frames(gui_in, MAX_LINE, "GUI's input", |batch| {
                     for frame in batch.drain(..) {
                         let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = &frame;
-                        match first_token(line) {
-                            b"go" => {
-                                gui_side.open_searches.fetch_add(1, Ordering::SeqCst);
-                            }
-                            b"quit" => gui_side.gui_done.store(true, Ordering::SeqCst),
-                            _ => {}
+                        gui_side.owed().on_gui_line(line);
+                        if first_token(line) == b"quit" {
+                            gui_side.gui_done.store(true, Ordering::SeqCst);
                         }
                         if to_server.write_all(line).is_err() {
                             return false;
@@ -139,14 +199,17 @@ mod unix {
             })
             .map_err(|e| e.to_string())?;
         let mut why = "the server closed the connection".to_owned();
-        read_frames(socket, MAX_LINE, "server's output", |batch| {
+        let heard = Heard {
+            inner: socket,
+            link: Arc::clone(&link),
+        };
+        read_frames(heard, MAX_LINE, "server's output", |batch| {
             for frame in batch.drain(..) {
                 let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = &frame;
-                if first_token(line) == b"bestmove" {
-                    let _ =
-                        talk.open_searches
-                            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+                if link.is_beat(line) {
+                    continue;
                 }
+                talk.owed().on_server_line(line);
                 if line.starts_with(b"info string fenguard: refused: ") {
                     why = "refused by the server".to_owned();
                 }
@@ -159,13 +222,16 @@ mod unix {
         if talk.gui_done.load(Ordering::SeqCst) {
             return Ok(ExitCode::SUCCESS);
         }
+        let why = link.why().unwrap_or(why);
         eprintln!("fenguard connect: connection to {addr} lost: {why}");
         let mut lost = format!("info string fenguard: connection lost: {addr}: {why}\n");
-        for _ in 0..talk.open_searches.load(Ordering::SeqCst) {
-            lost.push_str("bestmove 0000\n");
-        }
+        lost.push_str(&talk.owed().answers());
         let _ = gui_out.write_all(lost.as_bytes());
         Ok(ExitCode::from(1))
+    }
+
+    fn dead_peer(args: &ConnectArgs) -> DeadPeer {
+        DeadPeer::from_secs(args.keepalive_s, args.peer_timeout_s)
     }
 
     fn open(addr: &Addr, args: &ConnectArgs) -> Result<Socket, String> {
@@ -177,6 +243,7 @@ mod unix {
                 let stream =
                     TcpStream::connect_timeout(&at, Duration::from_secs(10)).map_err(fail)?;
                 let _ = stream.set_nodelay(true);
+                dead_peer(args).apply(&stream).map_err(fail)?;
                 Ok(Socket::Tcp(stream))
             }
             Addr::Tcp { host, .. } => tls(addr, host, args),
@@ -195,6 +262,7 @@ mod unix {
         let (local, ours) = UnixStream::pair().map_err(|e| e.to_string())?;
         let (ready_tx, ready) = std::sync::mpsc::channel();
         let label = addr.to_string();
+        let dead = dead_peer(args);
         std::thread::Builder::new()
             .name("tls".to_owned())
             .spawn(move || {
@@ -209,6 +277,7 @@ mod unix {
                     let connect = async {
                         let tcp = tokio::net::TcpStream::connect(at).await?;
                         let _ = tcp.set_nodelay(true);
+                        dead.apply(&tcp)?;
                         tokio_rustls::TlsConnector::from(config)
                             .connect(name, tcp)
                             .await

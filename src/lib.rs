@@ -7,7 +7,8 @@
 //! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals.
 //! - [`check`]: the offline `fenguard check` command.
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
-//! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens.
+//! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
+//!   `net`: how both notice a peer that went away (keepalive, heartbeat).
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
 
 pub mod check;
@@ -17,6 +18,8 @@ pub mod connect;
 pub mod fen;
 pub mod logging;
 pub mod logview;
+#[cfg(unix)]
+pub mod net;
 pub mod poslog;
 pub mod proxy;
 pub mod serve;

@@ -33,6 +33,14 @@ pub struct ServeConfig {
     /// A connection with no bytes either way for this many milliseconds is closed (its engine
     /// quits). 0: never. Default 3600000 (an hour).
     pub idle_timeout_ms: u64,
+    /// Seconds of quiet on a TCP connection (TLS or not) before TCP keepalive probes start,
+    /// and between probes (0: no keepalive). Default 5.
+    pub keepalive_s: u64,
+    /// A TCP peer that leaves what was sent (data or keepalive probes) unacknowledged this many
+    /// seconds is dead (`TCP_USER_TIMEOUT`): its session ends and its engine is killed, within
+    /// `peer_timeout_s` + `keepalive_s` of the peer's last word (0: the system's default,
+    /// about 15 minutes with data in flight). Default 20.
+    pub peer_timeout_s: u64,
     /// Cap on the engine's `Threads` (0: none). Default 0.
     pub max_threads: u64,
     /// Cap on the engine's `Hash` in MiB (0: none). Default 0.
@@ -52,6 +60,8 @@ impl Default for ServeConfig {
             tokens_file: String::new(),
             max_sessions: 16,
             idle_timeout_ms: 3_600_000,
+            keepalive_s: 5,
+            peer_timeout_s: 20,
             max_threads: 0,
             max_hash_mb: 0,
             allow_options: DEFAULT_ALLOW.iter().map(|s| (*s).to_owned()).collect(),
@@ -60,6 +70,12 @@ impl Default for ServeConfig {
 }
 
 impl ServeConfig {
+    /// The dead-peer settings of every TCP connection the daemon accepts.
+    #[cfg(unix)]
+    pub fn dead_peer(&self) -> crate::net::keepalive::DeadPeer {
+        crate::net::keepalive::DeadPeer::from_secs(self.keepalive_s, self.peer_timeout_s)
+    }
+
     /// The tokens file: `tokens_file`, else the default (see the field); `None` when no
     /// default can be found (no `XDG_CONFIG_HOME` nor `HOME`).
     pub fn tokens_path(&self, var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {

@@ -1,6 +1,10 @@
 //! One daemon connection's GUI side: the bytes before the session (the `auth` line), and the
-//! blocking reader and writer the session's shell uses, with the idle timeout and the daemon's
-//! shutdown (a `quit` for the engine) built in.
+//! blocking reader and writer the session's shell uses, with the idle timeout, the daemon's
+//! shutdown (a `quit` for the engine) and the [heartbeat](crate::net::heartbeat) built in.
+//!
+//! A heartbeat asked for on the `auth` line reaches the reader as the first line of the bytes
+//! after it, [`HEARTBEAT_MARK`] and the interval in milliseconds; the reader takes that line off
+//! and starts the beats before the session reads anything.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -11,11 +15,18 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
 
+use crate::net::heartbeat::{self, Gate};
+
 /// Longest first line (`auth <token>`) read before a connection is refused.
 pub const MAX_AUTH_LINE: usize = 4096;
 
 /// How long a client has to send its first line.
 pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Starts the line that carries an accepted heartbeat offer from [`read_first_line`] to
+/// [`ConnReader::new`] (never on the wire: a client's own NUL-led line is not taken for it
+/// unless it comes first, and then it only asks for beats).
+pub const HEARTBEAT_MARK: &[u8] = b"\0fenguard heartbeat ";
 
 /// How often a blocked read wakes up to look at the idle timeout and the daemon's shutdown.
 const POLL: Duration = Duration::from_millis(250);
@@ -34,7 +45,8 @@ pub enum FirstLine {
 }
 
 /// Reads the first line, holding at most [`MAX_AUTH_LINE`] + 1 KiB, for at most
-/// [`AUTH_TIMEOUT`].
+/// [`AUTH_TIMEOUT`]. A heartbeat offer is taken off an `auth` line and put in front of the
+/// bytes after it (see [`HEARTBEAT_MARK`]).
 pub async fn read_first_line<S: AsyncRead + Unpin>(stream: &mut S) -> FirstLine {
     let read = async {
         let mut buf = Vec::with_capacity(MAX_AUTH_LINE);
@@ -46,7 +58,15 @@ pub async fn read_first_line<S: AsyncRead + Unpin>(stream: &mut S) -> FirstLine 
                 if buf.last() == Some(&b'\r') {
                     buf.pop();
                 }
-                return FirstLine::Line(buf, rest);
+                return match heartbeat::take_offer(&buf) {
+                    (line, Some(every)) => {
+                        let mut marked = HEARTBEAT_MARK.to_vec();
+                        marked.extend_from_slice(format!("{}\n", every.as_millis()).as_bytes());
+                        marked.extend_from_slice(&rest);
+                        FirstLine::Line(line, marked)
+                    }
+                    (_, None) => FirstLine::Line(buf, rest),
+                };
             }
             if buf.len() > MAX_AUTH_LINE {
                 return FirstLine::TooLong;
@@ -151,6 +171,8 @@ pub struct ConnState {
     closing: AtomicBool,
     /// The connection was closed for being idle.
     pub idled: AtomicBool,
+    /// The writes to the connection, shared with its heartbeat.
+    gate: Arc<Gate>,
 }
 
 impl ConnState {
@@ -161,6 +183,7 @@ impl ConnState {
             last: AtomicU64::new(0),
             closing: AtomicBool::new(false),
             idled: AtomicBool::new(false),
+            gate: Arc::new(Gate::default()),
         })
     }
 
@@ -193,10 +216,11 @@ pub struct ConnReader {
 }
 
 impl ConnReader {
-    /// Reads `socket` after `prefix`; `idle` is the idle timeout.
+    /// Reads `socket` after `prefix`; `idle` is the idle timeout. A `prefix` that starts with
+    /// [`HEARTBEAT_MARK`] loses that line and starts the heartbeat (its first beat written now).
     ///
     /// # Errors
-    /// When the socket's read timeout cannot be set.
+    /// When the socket's read timeout cannot be set, or the heartbeat cannot start.
     pub fn new(
         prefix: Vec<u8>,
         socket: Socket,
@@ -204,9 +228,20 @@ impl ConnReader {
         idle: Option<Duration>,
     ) -> std::io::Result<ConnReader> {
         socket.set_read_timeout(POLL)?;
+        let mut at = 0;
+        if let Some(marked) = prefix.strip_prefix(HEARTBEAT_MARK)
+            && let Some(end) = marked.iter().position(|&b| b == b'\n')
+        {
+            at = HEARTBEAT_MARK.len() + end + 1;
+            let ms = std::str::from_utf8(&marked[..end])
+                .ok()
+                .and_then(|ms| ms.parse().ok());
+            let every = Duration::from_millis(ms.unwrap_or(0)).max(heartbeat::MIN_EVERY);
+            heartbeat::start(&state.gate, socket.try_clone()?, every)?;
+        }
         Ok(ConnReader {
             prefix,
-            at: 0,
+            at,
             socket,
             state,
             idle,
@@ -238,7 +273,8 @@ impl Read for ConnReader {
                     self.state.touch();
                     return Ok(n);
                 }
-                Err(err) if matches!(err.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                // The read timeout (`EAGAIN`); `ETIMEDOUT` is a dead peer, an error below.
+                Err(err) if err.kind() == ErrorKind::WouldBlock => {
                     if self.idle.is_some_and(|idle| self.state.idle_for() >= idle) {
                         tracing::warn!("connection idle too long: closing it");
                         self.state.idled.store(true, Ordering::SeqCst);
@@ -269,7 +305,7 @@ impl ConnWriter {
 
 impl Write for ConnWriter {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.socket.write(buf)?;
+        let n = self.state.gate.write(&mut self.socket, buf)?;
         self.state.touch();
         Ok(n)
     }
@@ -306,6 +342,17 @@ mod tests {
     fn endless_first_line_is_too_long() {
         let long: &'static [u8] = Box::leak(vec![b'x'; 100_000].into_boxed_slice());
         assert_eq!(first_line(long), FirstLine::TooLong);
+    }
+
+    #[test]
+    fn heartbeat_offer_moves_in_front_of_the_bytes_after_the_auth_line() {
+        assert_eq!(
+            first_line(b"auth abc heartbeat=5000\nuci\n"),
+            FirstLine::Line(
+                b"auth abc".to_vec(),
+                b"\0fenguard heartbeat 5000\nuci\n".to_vec()
+            )
+        );
     }
 
     #[test]

@@ -220,6 +220,9 @@ async fn accept_tcp(ctx: Arc<Ctx>, listener: TcpListener, tls: bool) {
         match listener.accept().await {
             Ok((stream, peer)) => {
                 let _ = stream.set_nodelay(true);
+                if let Err(err) = ctx.config.serve.dead_peer().apply(&stream) {
+                    tracing::warn!("connection {peer}: cannot set keepalive: {err}");
+                }
                 let ctx = Arc::clone(&ctx);
                 tokio::spawn(async move {
                     let peer = peer.to_string();
