@@ -11,6 +11,9 @@
 //! it a new engine with none of its options, hash or position). After the GUI's `quit` or end
 //! of input, the server's end is the normal end: exit 0.
 
+#[cfg(unix)]
+mod text_gate;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 #[cfg(unix)]
@@ -89,6 +92,7 @@ mod unix {
     use std::os::unix::net::UnixStream;
     use std::time::Duration;
 
+    use super::text_gate::{Blocked, TextGate};
     use super::*;
     use crate::proxy::codec::{Frame, MAX_LINE};
     use crate::proxy::reader::read_frames;
@@ -103,6 +107,9 @@ mod unix {
             .parse()
             .map_err(|e: crate::serve::addr::AddrError| e.to_string())?;
         let token = token(args)?;
+        if token.is_some() {
+            refuse_clear_text(&addr)?;
+        }
         let socket = open(&addr, args)?;
         let (gui_in, mut gui_out) =
             gui_stdio().map_err(|e| format!("cannot use stdin and stdout: {e}"))?;
@@ -139,7 +146,9 @@ mod unix {
             })
             .map_err(|e| e.to_string())?;
         let mut why = "the server closed the connection".to_owned();
-        read_frames(socket, MAX_LINE, "server's output", |batch| {
+        let mut refused = None;
+        let mut gate = TextGate::new(socket);
+        read_frames(&mut gate, MAX_LINE, "server's output", |batch| {
             for frame in batch.drain(..) {
                 let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = &frame;
                 if first_token(line) == b"bestmove" {
@@ -147,8 +156,9 @@ mod unix {
                         talk.open_searches
                             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
                 }
-                if line.starts_with(b"info string fenguard: refused: ") {
+                if let Some(reason) = line.strip_prefix(b"info string fenguard: refused: ") {
                     why = "refused by the server".to_owned();
+                    refused = Some(String::from_utf8_lossy(reason).trim_end().to_owned());
                 }
                 if gui_out.write_all(line).is_err() {
                     return false;
@@ -156,7 +166,25 @@ mod unix {
             }
             true
         });
+        if let Some(blocked) = gate.blocked {
+            let what = match blocked {
+                Blocked::Tls => "answered with TLS records",
+                Blocked::Binary => "sent bytes that are not text",
+            };
+            let message = format!(
+                "{addr} {what} before any line: is it a TLS port? connect with tls://HOST:PORT"
+            );
+            eprintln!("fenguard connect: {message}");
+            let _ = gui_out.write_all(format!("info string fenguard: {message}\n").as_bytes());
+            return Ok(ExitCode::from(1));
+        }
+        if let Some(reason) = &refused {
+            eprintln!("fenguard connect: refused by {addr}: {reason}");
+        }
         if talk.gui_done.load(Ordering::SeqCst) {
+            if refused.is_some() {
+                return Ok(ExitCode::from(1));
+            }
             return Ok(ExitCode::SUCCESS);
         }
         eprintln!("fenguard connect: connection to {addr} lost: {why}");
@@ -166,6 +194,32 @@ mod unix {
         }
         let _ = gui_out.write_all(lost.as_bytes());
         Ok(ExitCode::from(1))
+    }
+
+    /// Refuses a token in clear text: plain TCP to a host that is not (only) loopback.
+    fn refuse_clear_text(addr: &Addr) -> Result<(), String> {
+        let Addr::Tcp {
+            host,
+            port,
+            tls: false,
+        } = addr
+        else {
+            return Ok(());
+        };
+        let loopback = addr
+            .resolves_to_loopback()
+            .map_err(|e| format!("cannot resolve {addr}: {e}"))?;
+        if loopback {
+            return Ok(());
+        }
+        let tls = Addr::Tcp {
+            host: host.clone(),
+            port: *port,
+            tls: true,
+        };
+        Err(format!(
+            "refusing to send a token over plain TCP to {addr}, which is not loopback: use {tls}"
+        ))
     }
 
     fn open(addr: &Addr, args: &ConnectArgs) -> Result<Socket, String> {
