@@ -64,6 +64,21 @@ impl Peer {
     }
 }
 
+/// Whether the client on `fd` has sent bytes already (a peek that never blocks).
+fn spoke(fd: i32) -> bool {
+    let mut byte = 0u8;
+    // SAFETY: recv writes at most one byte into `byte`; MSG_PEEK leaves the data queued.
+    let n = unsafe {
+        libc::recv(
+            fd,
+            (&raw mut byte).cast(),
+            1,
+            libc::MSG_PEEK | libc::MSG_DONTWAIT,
+        )
+    };
+    n > 0
+}
+
 /// Takes a pre-auth place for a connection in descriptor `fd`, or says to close it.
 fn enter(ctx: &Arc<Ctx>, ip: Option<IpAddr>, fd: i32) -> Option<Ticket> {
     let left = ctx
@@ -71,8 +86,9 @@ fn enter(ctx: &Arc<Ctx>, ip: Option<IpAddr>, fd: i32) -> Option<Ticket> {
         .serve
         .max_sessions
         .saturating_sub(ctx.active.load(Ordering::SeqCst));
+    let spoke = spoke(fd);
     let fd = u64::try_from(fd).unwrap_or(u64::MAX);
-    ctx.admission.enter(ip, fd, left).ok()
+    ctx.admission.enter(ip, fd, left, spoke).ok()
 }
 
 /// Waits after a failed `accept` (out of descriptors, most likely), counted for the summary.
@@ -120,6 +136,8 @@ pub(super) async fn accept_tcp(ctx: Arc<Ctx>, listener: TcpListener, tls: bool) 
             }
         });
         ctx.admission.set_abort(id, task.abort_handle());
+        // Let the new connection read its first line before the next accept may drop it.
+        tokio::task::yield_now().await;
     }
 }
 
@@ -142,6 +160,7 @@ pub(super) async fn accept_unix(ctx: Arc<Ctx>, listener: UnixListener) {
         let id = ticket.id();
         let task = tokio::spawn(admit(Arc::clone(&ctx), stream, peer, Kind::Unix, ticket));
         ctx.admission.set_abort(id, task.abort_handle());
+        tokio::task::yield_now().await;
     }
 }
 

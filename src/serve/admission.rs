@@ -8,12 +8,15 @@
 //!   `RLIMIT_NOFILE` is closed at once, so admitted sessions always find the descriptors their
 //!   socket copies and engine pipes need (descriptors are allocated lowest first, so the
 //!   number of the new one says how many are open below it).
-//! - `max_startups_per_addr`: one more from an address already holding that many is closed.
+//! - `max_startups_per_addr`: one more from an address already holding that many drops the
+//!   oldest unauthenticated connection of that address.
 //! - `max_startups = "start:rate:full"`: from `start` held, with probability `rate`% rising
 //!   linearly to 100% at `full`, the *oldest* unauthenticated connection is dropped to make
 //!   room (OpenSSH drops the newcomer instead; dropping the oldest means a flood of idle
 //!   connections cycles through the pool while a client that sends its `auth` line at once
-//!   still gets in).
+//!   still gets in). Connections whose client had sent bytes when accepted (a peek) are
+//!   dropped only when no silent one is left, so a burst of idle connections queued behind a
+//!   good client does not push it out before it is read.
 //!
 //! Drops are counted and logged in one line every [`SUMMARY_EVERY`] (see [`Admission::summary`]).
 
@@ -41,8 +44,6 @@ pub const SUMMARY_EVERY: Duration = Duration::from_secs(10);
 pub enum Shed {
     /// Its descriptor was in the reserve.
     FdReserve,
-    /// Its address held `max_startups_per_addr` already.
-    PerAddr,
 }
 
 #[derive(Debug, Default)]
@@ -62,6 +63,8 @@ struct Pool {
 struct Held {
     addr: Option<IpAddr>,
     abort: Option<AbortHandle>,
+    /// Its client had sent bytes when it was accepted (dropped after the silent ones).
+    spoke: bool,
 }
 
 /// The admission limits and the unauthenticated connections held now.
@@ -114,7 +117,8 @@ impl Admission {
 
     /// Takes a place for a connection from `addr` (`None`: a Unix socket, under no
     /// per-address cap) in descriptor `fd`, with `sessions_left` sessions still to be admitted;
-    /// may drop the oldest unauthenticated connection to make room.
+    /// `spoke`: its client has sent bytes already. May drop the oldest unauthenticated
+    /// connection to make room: the oldest silent one, else the oldest.
     ///
     /// # Errors
     /// Why the new connection is to be closed at once.
@@ -123,6 +127,7 @@ impl Admission {
         addr: Option<IpAddr>,
         fd: u64,
         sessions_left: usize,
+        spoke: bool,
     ) -> Result<Ticket, Shed> {
         let mut pool = self.pool();
         if fd.saturating_add(Admission::reserve(sessions_left)) >= self.fd_limit {
@@ -133,25 +138,29 @@ impl Admission {
             && self.per_addr > 0
             && pool.per_addr.get(&ip).copied().unwrap_or(0) >= self.per_addr
         {
+            if let Some(id) = victim(&pool, |h| h.addr == Some(ip)) {
+                evict(&mut pool, id);
+            }
             pool.shed[1] += 1;
             *pool.top.entry(ip).or_insert(0) += 1;
-            return Err(Shed::PerAddr);
         }
         let held = pool.held.len();
         if held >= self.startups.start && self.drop_now(&mut pool, held) {
-            if let Some((_, oldest)) = pool.held.pop_first() {
-                if let Some(ip) = oldest.addr {
-                    forget_addr(&mut pool.per_addr, ip);
-                }
-                if let Some(abort) = oldest.abort {
-                    abort.abort();
-                }
+            if let Some(id) = victim(&pool, |_| true) {
+                evict(&mut pool, id);
                 pool.shed[2] += 1;
             }
         }
         pool.next += 1;
         let id = pool.next;
-        pool.held.insert(id, Held { addr, abort: None });
+        pool.held.insert(
+            id,
+            Held {
+                addr,
+                abort: None,
+                spoke,
+            },
+        );
         if let Some(ip) = addr {
             *pool.per_addr.entry(ip).or_insert(0) += 1;
         }
@@ -200,7 +209,7 @@ impl Admission {
         }
         let total: u64 = shed.iter().sum();
         let mut line = format!(
-            "shedding load: {total} connections closed before auth in the last {} s: {} at max_startups {} (oldest dropped), {} over max_startups_per_addr {}, {} for the fd reserve (limit {}), {} failed accepts; {} unauthenticated held now",
+            "shedding load: {total} connections closed before auth in the last {} s: {} at max_startups {} (oldest dropped), {} at max_startups_per_addr {} (oldest of the address dropped), {} for the fd reserve (limit {}), {} failed accepts; {} unauthenticated held now",
             SUMMARY_EVERY.as_secs(),
             shed[2],
             self.startups,
@@ -212,9 +221,33 @@ impl Admission {
             pool.held.len(),
         );
         if let Some((ip, n)) = top.iter().max_by_key(|(_, n)| **n) {
-            line.push_str(&format!("; most refused address {ip} ({n})"));
+            line.push_str(&format!("; busiest address {ip} ({n} at its cap)"));
         }
         Some(line)
+    }
+}
+
+/// The connection to drop among those `among` selects: the oldest silent one, else the oldest.
+fn victim(pool: &Pool, among: impl Fn(&Held) -> bool) -> Option<u64> {
+    let mut oldest = None;
+    for (&id, held) in pool.held.iter().filter(|(_, h)| among(h)) {
+        if !held.spoke {
+            return Some(id);
+        }
+        oldest.get_or_insert(id);
+    }
+    oldest
+}
+
+/// Drops held connection `id`: its place, and its task (which closes it).
+fn evict(pool: &mut Pool, id: u64) {
+    if let Some(held) = pool.held.remove(&id) {
+        if let Some(ip) = held.addr {
+            forget_addr(&mut pool.per_addr, ip);
+        }
+        if let Some(abort) = held.abort {
+            abort.abort();
+        }
     }
 }
 
@@ -281,34 +314,45 @@ mod tests {
     fn the_last_descriptors_are_kept_for_sessions() {
         let admission = Admission::new(startups("100"), 0, 1024);
         let reserve = Admission::reserve(4);
-        assert!(admission.enter(None, 1023 - reserve, 4).is_ok());
+        assert!(admission.enter(None, 1023 - reserve, 4, false).is_ok());
         assert_eq!(
-            admission.enter(None, 1024 - reserve, 4).unwrap_err(),
+            admission.enter(None, 1024 - reserve, 4, false).unwrap_err(),
             Shed::FdReserve
         );
     }
 
     #[test]
-    fn one_address_gets_at_most_its_cap() {
+    fn a_client_that_spoke_outlives_older_silent_ones() {
+        let admission = Admission::new(startups("2"), 0, 1 << 20);
+        let _silent = admission.enter(None, 1, 1, false).unwrap();
+        let spoke = admission.enter(None, 2, 1, true).unwrap();
+        let _c = admission.enter(None, 3, 1, false).unwrap();
+        let _d = admission.enter(None, 4, 1, false).unwrap();
+        let held: Vec<u64> = admission.pool().held.keys().copied().collect();
+        assert_eq!(held, vec![spoke.id(), 4]);
+    }
+
+    #[test]
+    fn one_address_holds_at_most_its_cap_and_loses_its_oldest() {
         let admission = Admission::new(startups("100"), 2, 1 << 20);
         let ip: IpAddr = "127.0.0.2".parse().unwrap();
-        let a = admission.enter(Some(ip), 10, 1).unwrap();
-        let _b = admission.enter(Some(ip), 11, 1).unwrap();
-        assert_eq!(admission.enter(Some(ip), 12, 1).unwrap_err(), Shed::PerAddr);
-        assert!(
-            admission
-                .enter(Some("127.0.0.1".parse().unwrap()), 12, 1)
-                .is_ok()
-        );
+        let other = admission
+            .enter(Some("127.0.0.1".parse().unwrap()), 9, 1, false)
+            .unwrap();
+        let a = admission.enter(Some(ip), 10, 1, false).unwrap();
+        let b = admission.enter(Some(ip), 11, 1, false).unwrap();
+        let c = admission.enter(Some(ip), 12, 1, false).unwrap();
+        let held: Vec<u64> = admission.pool().held.keys().copied().collect();
+        assert_eq!(held, vec![other.id(), b.id(), c.id()]);
         drop(a);
-        assert!(admission.enter(Some(ip), 12, 1).is_ok());
+        assert_eq!(admission.held(), 3);
     }
 
     #[test]
     fn a_full_pool_drops_its_oldest_and_takes_the_newcomer() {
         let admission = Admission::new(startups("3"), 0, 1 << 20);
         let tickets: Vec<Ticket> = (0..10)
-            .map(|i| admission.enter(None, i, 1).unwrap())
+            .map(|i| admission.enter(None, i, 1, false).unwrap())
             .collect();
         assert_eq!(admission.held(), 3);
         let held: Vec<u64> = admission.pool().held.keys().copied().collect();

@@ -45,8 +45,8 @@ pub struct ServeConfig {
     /// (or `"full"`): from `start` held, each new connection drops the oldest unauthenticated
     /// one with probability `rate`% rising linearly to 100% at `full`. Default `"10:30:100"`.
     pub max_startups: Startups,
-    /// Unauthenticated connections held at once from one IP address; one more is closed at
-    /// once. 0: no per-address cap. Default 10.
+    /// Unauthenticated connections held at once from one IP address; one more drops the
+    /// oldest of that address. 0: no per-address cap. Default 10.
     pub max_startups_per_addr: usize,
     /// Session positions logs (`positions-<id>.jsonl`, with their rotated files) kept in the
     /// log directory: at each session start the oldest beyond this count are removed. 0: keep
