@@ -145,11 +145,12 @@ impl Admission {
             *pool.top.entry(ip).or_insert(0) += 1;
         }
         let held = pool.held.len();
-        if held >= self.startups.start && self.drop_now(&mut pool, held) {
-            if let Some(id) = victim(&pool, |_| true) {
-                evict(&mut pool, id);
-                pool.shed[2] += 1;
-            }
+        if held >= self.startups.start
+            && self.drop_now(&mut pool, held)
+            && let Some(id) = victim(&pool, |_| true)
+        {
+            evict(&mut pool, id);
+            pool.shed[2] += 1;
         }
         pool.next += 1;
         let id = pool.next;
@@ -299,7 +300,7 @@ pub fn raise_fd_limit() -> (u64, u64) {
             limit.rlim_cur = limit.rlim_max;
         }
     }
-    (old as u64, limit.rlim_cur as u64)
+    (old, limit.rlim_cur)
 }
 
 #[cfg(test)]
