@@ -35,7 +35,7 @@ pub enum Command {
     Serve(crate::serve::ServeArgs),
     /// Stdio client of a daemon, for a GUI to register as its engine.
     Connect(crate::connect::ConnectArgs),
-    /// Access tokens of the daemon: `token new` prints one and appends its hash.
+    /// Access tokens of the daemon: `token new [--label L]`, `token list`, `token revoke LABEL|PREFIX`.
     Token(crate::token::TokenArgs),
 }
 

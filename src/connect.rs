@@ -21,6 +21,9 @@ mod link;
 #[cfg(unix)]
 mod owed;
 
+#[cfg(unix)]
+mod text_gate;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 #[cfg(unix)]
@@ -138,6 +141,7 @@ mod unix {
     use std::time::Duration;
 
     use super::link::{Heard, Link};
+    use super::text_gate::{Blocked, TextGate};
     use super::*;
     use crate::net::heartbeat::offer;
     use crate::net::keepalive::DeadPeer;
@@ -155,6 +159,9 @@ mod unix {
             .map_err(|e: crate::serve::addr::AddrError| e.to_string())?;
         let token = token(args)?;
         let heartbeat = heartbeat(args)?;
+        if token.is_some() {
+            refuse_clear_text(&addr)?;
+        }
         let socket = open(&addr, args)?;
         let (gui_in, mut gui_out) =
             gui_stdio().map_err(|e| format!("cannot use stdin and stdout: {e}"))?;
@@ -203,15 +210,18 @@ mod unix {
             inner: socket,
             link: Arc::clone(&link),
         };
-        read_frames(heard, MAX_LINE, "server's output", |batch| {
+        let mut refused = None;
+        let mut gate = TextGate::new(heard);
+        read_frames(&mut gate, MAX_LINE, "server's output", |batch| {
             for frame in batch.drain(..) {
                 let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = &frame;
                 if link.is_beat(line) {
                     continue;
                 }
                 talk.owed().on_server_line(line);
-                if line.starts_with(b"info string fenguard: refused: ") {
+                if let Some(reason) = line.strip_prefix(b"info string fenguard: refused: ") {
                     why = "refused by the server".to_owned();
+                    refused = Some(String::from_utf8_lossy(reason).trim_end().to_owned());
                 }
                 if gui_out.write_all(line).is_err() {
                     return false;
@@ -219,7 +229,25 @@ mod unix {
             }
             true
         });
+        if let Some(blocked) = gate.blocked {
+            let what = match blocked {
+                Blocked::Tls => "answered with TLS records",
+                Blocked::Binary => "sent bytes that are not text",
+            };
+            let message = format!(
+                "{addr} {what} before any line: is it a TLS port? connect with tls://HOST:PORT"
+            );
+            eprintln!("fenguard connect: {message}");
+            let _ = gui_out.write_all(format!("info string fenguard: {message}\n").as_bytes());
+            return Ok(ExitCode::from(1));
+        }
+        if let Some(reason) = &refused {
+            eprintln!("fenguard connect: refused by {addr}: {reason}");
+        }
         if talk.gui_done.load(Ordering::SeqCst) {
+            if refused.is_some() {
+                return Ok(ExitCode::from(1));
+            }
             return Ok(ExitCode::SUCCESS);
         }
         let why = link.why().unwrap_or(why);
@@ -232,6 +260,32 @@ mod unix {
 
     fn dead_peer(args: &ConnectArgs) -> DeadPeer {
         DeadPeer::from_secs(args.keepalive_s, args.peer_timeout_s)
+    }
+
+    /// Refuses a token in clear text: plain TCP to a host that is not (only) loopback.
+    fn refuse_clear_text(addr: &Addr) -> Result<(), String> {
+        let Addr::Tcp {
+            host,
+            port,
+            tls: false,
+        } = addr
+        else {
+            return Ok(());
+        };
+        let loopback = addr
+            .resolves_to_loopback()
+            .map_err(|e| format!("cannot resolve {addr}: {e}"))?;
+        if loopback {
+            return Ok(());
+        }
+        let tls = Addr::Tcp {
+            host: host.clone(),
+            port: *port,
+            tls: true,
+        };
+        Err(format!(
+            "refusing to send a token over plain TCP to {addr}, which is not loopback: use {tls}"
+        ))
     }
 
     fn open(addr: &Addr, args: &ConnectArgs) -> Result<Socket, String> {

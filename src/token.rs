@@ -1,4 +1,4 @@
-//! Access tokens of the daemon: `fenguard token new`, and checking a client's token against
+//! Access tokens of the daemon: `fenguard token new|list|revoke`, and checking a client's token against
 //! the stored hashes (SPEC section 11).
 //!
 //! ```
@@ -10,13 +10,12 @@
 //! ```
 //!
 //! A token is 32 random bytes from the operating system, written as 64 lowercase hex digits.
-//! The tokens file holds only their SHA-256 hashes (hex, one a line; blank lines and lines
-//! starting with `#` are ignored), so a leaked file does not let anyone in. A client's token is
+//! The tokens file holds only their SHA-256 hashes (hex, one a line, each optionally followed
+//! by whitespace and a label; blank lines and lines starting with `#` are ignored), so a leaked
+//! file does not let anyone in. A client's token is
 //! hashed and compared with every stored hash in constant time.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::path::Path;
 
 use sha2::{Digest as _, Sha256};
 
@@ -25,43 +24,76 @@ pub fn hash_hex(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 
+mod cli;
+
+pub use cli::{TokenAction, TokenArgs, run};
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One line of a tokens file: a token's hash and its label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// SHA-256 of the token.
+    pub hash: [u8; 32],
+    /// The label written by `fenguard token new --label L`; `None` on a hash-only line.
+    pub label: Option<String>,
+}
+
+impl Entry {
+    /// The hash as 64 lowercase hex digits.
+    pub fn hash_hex(&self) -> String {
+        hex(&self.hash)
+    }
 }
 
 /// The accepted token hashes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tokens {
-    hashes: Vec<[u8; 32]>,
+    entries: Vec<Entry>,
 }
 
 impl Tokens {
-    /// Reads the hashes of a tokens file's text; lines that are not 64 hex digits are skipped.
+    /// Reads a tokens file's text: per line a hash (64 hex digits), optionally whitespace and a
+    /// label; blank lines, `#` comments and lines without a valid hash are skipped.
     pub fn from_text(text: &str) -> Tokens {
-        let hashes = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .filter_map(parse_hash)
-            .collect();
-        Tokens { hashes }
+        let entries = text.lines().filter_map(parse_line).collect();
+        Tokens { entries }
     }
 
-    /// Loads `path`; a missing file is no tokens.
+    /// Loads `path`, which must exist (a configured `serve.tokens_file`).
+    ///
+    /// # Errors
+    /// The I/O error when the file is missing or cannot be read.
+    pub fn load(path: &Path) -> std::io::Result<Tokens> {
+        std::fs::read_to_string(path).map(|text| Tokens::from_text(&text))
+    }
+
+    /// Loads `path` where a missing file is no tokens (the default tokens file).
     ///
     /// # Errors
     /// The I/O error when the file exists but cannot be read.
-    pub fn load(path: &Path) -> std::io::Result<Tokens> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Ok(Tokens::from_text(&text)),
+    pub fn load_or_empty(path: &Path) -> std::io::Result<Tokens> {
+        match Tokens::load(path) {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Tokens::default()),
-            Err(err) => Err(err),
+            other => other,
         }
     }
 
     /// No token is configured.
     pub fn is_empty(&self) -> bool {
-        self.hashes.is_empty()
+        self.entries.is_empty()
+    }
+
+    /// How many tokens are configured.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The entries, in file order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
     }
 
     /// Whether `token` hashes to a stored hash; every stored hash is compared, each in constant
@@ -69,8 +101,9 @@ impl Tokens {
     pub fn accepts(&self, token: &str) -> bool {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         let mut found = 0u8;
-        for stored in &self.hashes {
+        for stored in &self.entries {
             let diff = stored
+                .hash
                 .iter()
                 .zip(digest.iter())
                 .fold(0u8, |acc, (a, b)| acc | (a ^ b));
@@ -78,6 +111,25 @@ impl Tokens {
         }
         std::hint::black_box(found) == 1
     }
+}
+
+/// Parses one tokens-file line into an entry; `None` for a blank, comment or malformed line.
+pub fn parse_line(line: &str) -> Option<Entry> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let (hash, label) = match line.split_once(|c: char| c.is_ascii_whitespace()) {
+        Some((hash, label)) => (
+            hash,
+            Some(label.trim().to_owned()).filter(|l| !l.is_empty()),
+        ),
+        None => (line, None),
+    };
+    Some(Entry {
+        hash: parse_hash(hash)?,
+        label,
+    })
 }
 
 fn parse_hash(line: &str) -> Option<[u8; 32]> {
@@ -101,67 +153,6 @@ pub fn new_token() -> Result<String, getrandom::Error> {
     Ok(hex(&bytes))
 }
 
-/// `fenguard token new [--tokens-file F]`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct TokenArgs {
-    /// What to do: `new` prints a new token alone on stdout and appends its hash.
-    #[arg(value_parser = ["new"])]
-    pub action: String,
-    /// The tokens file (default: `serve.tokens_file` of `--config` / `$FENGUARD_CONFIG`, else
-    /// `$XDG_CONFIG_HOME/fenguard/tokens`, else `~/.config/fenguard/tokens`).
-    #[arg(long, value_name = "F")]
-    pub tokens_file: Option<PathBuf>,
-    /// Configuration file (for `serve.tokens_file`).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-}
-
-/// Runs `fenguard token new`: exit 0, or 2 with a message on stderr.
-pub fn run(args: &TokenArgs) -> ExitCode {
-    match new_into(args) {
-        Ok(token) => {
-            println!("{token}");
-            ExitCode::SUCCESS
-        }
-        Err(message) => {
-            eprintln!("fenguard: {message}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn new_into(args: &TokenArgs) -> Result<String, String> {
-    let path = match &args.tokens_file {
-        Some(path) => path.clone(),
-        None => {
-            let from_env = std::env::var_os("FENGUARD_CONFIG")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from);
-            let config = crate::config::Config::load(args.config.as_deref(), from_env)
-                .map_err(|e| format!("config error: {e}"))?;
-            config
-                .serve
-                .tokens_path(|name| std::env::var(name).ok())
-                .ok_or("no tokens file: pass --tokens-file F (no XDG_CONFIG_HOME nor HOME)")?
-        }
-    };
-    let token = new_token().map_err(|e| format!("no random source: {e}"))?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options
-        .open(&path)
-        .map_err(|e| format!("cannot open tokens file {}: {e}", path.display()))?;
-    writeln!(file, "{}", hash_hex(&token))
-        .map_err(|e| format!("cannot write tokens file {}: {e}", path.display()))?;
-    Ok(token)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,6 +171,15 @@ mod tests {
         assert!(tokens.accepts("a"));
         assert!(!tokens.accepts("b"));
         assert!(!tokens.accepts(""));
+    }
+
+    #[test]
+    fn a_label_may_follow_the_hash_and_hash_only_lines_still_count() {
+        let text = format!("{} laptop-alice\n{}\n", hash_hex("a"), hash_hex("b"));
+        let tokens = Tokens::from_text(&text);
+        assert!(tokens.accepts("a") && tokens.accepts("b"));
+        let labels: Vec<_> = tokens.entries().iter().map(|e| e.label.clone()).collect();
+        assert_eq!(labels, vec![Some("laptop-alice".to_owned()), None]);
     }
 
     #[test]

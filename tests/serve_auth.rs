@@ -157,6 +157,7 @@ fn outside_loopback_needs_tls_and_tokens() {
             .output()
             .unwrap()
     };
+    std::fs::write(dir.join("none"), "# no tokens yet\n").unwrap();
     let no_tokens = run(&format!(
         "[serve]\ntokens_file = \"{}\"\n",
         dir.join("none").display()

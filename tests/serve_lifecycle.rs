@@ -10,6 +10,7 @@ use std::time::Duration;
 use serve_support::*;
 
 fn config(dir: &std::path::Path) -> String {
+    std::fs::write(dir.join("no-tokens"), "").unwrap();
     format!(
         "[serve]\ntokens_file = \"{}\"\n",
         dir.join("no-tokens").display()

@@ -100,6 +100,38 @@ impl Addr {
         }
     }
 
+    /// The address as a listener serves it: `tls://` written out when it serves TLS.
+    pub fn as_served(&self) -> Addr {
+        match self {
+            Addr::Tcp { host, port, .. } => Addr::Tcp {
+                host: host.clone(),
+                port: *port,
+                tls: self.needs_tls(),
+            },
+            Addr::Unix(path) => Addr::Unix(path.clone()),
+        }
+    }
+
+    /// Whether every address the host resolves to is loopback (a Unix socket: true).
+    ///
+    /// # Errors
+    /// The resolver's error.
+    pub fn resolves_to_loopback(&self) -> std::io::Result<bool> {
+        match self {
+            Addr::Tcp { host, port, .. } => {
+                let mut any = false;
+                for at in (host.as_str(), *port).to_socket_addrs()? {
+                    if !at.ip().is_loopback() {
+                        return Ok(false);
+                    }
+                    any = true;
+                }
+                Ok(any)
+            }
+            Addr::Unix(_) => Ok(true),
+        }
+    }
+
     /// Whether a listener here serves TLS: written `tls://`, or a TCP address outside
     /// loopback (SPEC section 11: TLS is required there).
     pub fn needs_tls(&self) -> bool {
@@ -140,6 +172,32 @@ mod tests {
         let addr: Addr = "[::1]:7355".parse().unwrap();
         assert!(!addr.needs_tls());
         assert_eq!(addr.to_string(), "[::1]:7355");
+    }
+
+    #[test]
+    fn a_listener_outside_loopback_is_shown_with_tls() {
+        let addr: Addr = "0.0.0.0:7356".parse().unwrap();
+        assert_eq!(addr.as_served().to_string(), "tls://0.0.0.0:7356");
+    }
+
+    #[test]
+    fn loopback_names_and_addresses_resolve_to_loopback() {
+        for text in ["127.0.0.1:1", "[::1]:1", "127.8.9.10:1"] {
+            assert!(
+                text.parse::<Addr>()
+                    .unwrap()
+                    .resolves_to_loopback()
+                    .unwrap(),
+                "{text}"
+            );
+        }
+        assert!(
+            !"192.0.2.1:1"
+                .parse::<Addr>()
+                .unwrap()
+                .resolves_to_loopback()
+                .unwrap()
+        );
     }
 
     #[test]

@@ -24,9 +24,11 @@ pub struct ServeConfig {
     pub tls_cert: String,
     /// PEM private key for TLS listeners. Default empty.
     pub tls_key: String,
-    /// Token hashes (SHA-256 hex, one a line), written by `fenguard token new`. Empty: the
-    /// default `$XDG_CONFIG_HOME/fenguard/tokens` (else `~/.config/fenguard/tokens`). A missing
-    /// or empty file means no tokens: loopback and Unix listeners only, no `auth` line.
+    /// Token hashes (SHA-256 hex, one a line, each optionally followed by a label), written by
+    /// `fenguard token new`. Empty: the default `$XDG_CONFIG_HOME/fenguard/tokens` (else
+    /// `~/.config/fenguard/tokens`), where a missing or empty file means no tokens: loopback
+    /// and Unix listeners only, no `auth` line. Set here, the file must exist (else the daemon
+    /// does not start: exit 2).
     pub tokens_file: String,
     /// Sessions at once; one more is refused with a line saying so. Default 16.
     pub max_sessions: usize,
@@ -41,10 +43,23 @@ pub struct ServeConfig {
     /// `peer_timeout_s` + `keepalive_s` of the peer's last word (0: the system's default,
     /// about 15 minutes with data in flight). Default 20.
     pub peer_timeout_s: u64,
-    /// Cap on the engine's `Threads` (0: none). Default 0.
-    pub max_threads: u64,
-    /// Cap on the engine's `Hash` in MiB (0: none). Default 0.
-    pub max_hash_mb: u64,
+    /// Cap on the engine's `Threads`; `0`: none. Unset: the machine's cores (see
+    /// [`caps`](super::caps)).
+    pub max_threads: Option<u64>,
+    /// Cap on the engine's `Hash` in MiB; `0`: none. Unset: half the machine's memory divided
+    /// by `max_sessions` (see [`caps`](super::caps)).
+    pub max_hash_mb: Option<u64>,
+    /// Unauthenticated connections held at once, OpenSSH `MaxStartups` style `"start:rate:full"`
+    /// (or `"full"`): from `start` held, each new connection drops the oldest unauthenticated
+    /// one with probability `rate`% rising linearly to 100% at `full`. Default `"10:30:100"`.
+    pub max_startups: Startups,
+    /// Unauthenticated connections held at once from one IP address; one more drops the
+    /// oldest of that address. 0: no per-address cap. Default 10.
+    pub max_startups_per_addr: usize,
+    /// Session positions logs (`positions-<id>.jsonl`, with their rotated files) kept in the
+    /// log directory: at each session start the oldest beyond this count are removed. 0: keep
+    /// every one. Default 100.
+    pub keep_session_logs: usize,
     /// Options a client may set (an entry ending in `*` is a prefix); string options and
     /// names holding `path` or `file` are refused anyway. Default: `Hash`, `Threads`,
     /// `MultiPV`, `Ponder`, `Move Overhead`, `Skill Level`, `Contempt`, `UCI_*`.
@@ -62,10 +77,92 @@ impl Default for ServeConfig {
             idle_timeout_ms: 3_600_000,
             keepalive_s: 5,
             peer_timeout_s: 20,
-            max_threads: 0,
-            max_hash_mb: 0,
+            max_threads: None,
+            max_hash_mb: None,
+            max_startups: Startups::default(),
+            max_startups_per_addr: 10,
+            keep_session_logs: 100,
             allow_options: DEFAULT_ALLOW.iter().map(|s| (*s).to_owned()).collect(),
         }
+    }
+}
+
+/// `serve.max_startups`: `start:rate:full` (OpenSSH's `MaxStartups` form) or a single `full`.
+///
+/// ```
+/// use fenguard::serve::config::Startups;
+///
+/// let s: Startups = "10:30:100".parse().unwrap();
+/// assert_eq!((s.start, s.rate, s.full), (10, 30, 100));
+/// assert_eq!("50".parse::<Startups>().unwrap(), Startups { start: 50, rate: 100, full: 50 });
+/// assert!("10:30:5".parse::<Startups>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Startups {
+    /// Unauthenticated connections held with no early drop.
+    pub start: usize,
+    /// Percent chance of an early drop at `start`, 1-100.
+    pub rate: u32,
+    /// At this many, every new connection drops the oldest unauthenticated one.
+    pub full: usize,
+}
+
+impl Default for Startups {
+    fn default() -> Self {
+        Startups {
+            start: 10,
+            rate: 30,
+            full: 100,
+        }
+    }
+}
+
+impl std::str::FromStr for Startups {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Startups, String> {
+        let bad = || {
+            format!("expected \"start:rate:full\" (e.g. \"10:30:100\") or \"full\", got `{text}`")
+        };
+        let parts: Vec<&str> = text.split(':').collect();
+        let num = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+        let startups = match parts.as_slice() {
+            [full] => {
+                let full = num(full)?;
+                Startups {
+                    start: full,
+                    rate: 100,
+                    full,
+                }
+            }
+            [start, rate, full] => Startups {
+                start: num(start)?,
+                rate: u32::try_from(num(rate)?).map_err(|_| bad())?,
+                full: num(full)?,
+            },
+            _ => return Err(bad()),
+        };
+        if startups.full == 0
+            || startups.start > startups.full
+            || !(1..=100).contains(&startups.rate)
+        {
+            return Err(bad());
+        }
+        Ok(startups)
+    }
+}
+
+impl std::fmt::Display for Startups {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.start, self.rate, self.full)
+    }
+}
+
+impl<'de> Deserialize<'de> for Startups {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Startups, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -114,7 +211,24 @@ mod tests {
     fn example_serve_config_is_valid() {
         let text = include_str!("../../config/serve.toml");
         let config = Config::from_toml(text, "config/serve.toml").unwrap();
-        assert_eq!(config.serve.max_threads, 8);
+        assert_eq!(config.serve.max_threads, Some(8));
+    }
+
+    #[test]
+    fn max_startups_is_checked_and_named() {
+        let err = Config::from_toml("[serve]\nmax_startups = \"1:2\"\n", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("serve.max_startups"), "{err}");
+        let ok = Config::from_toml("[serve]\nmax_startups = \"5:50:20\"\n", "x.toml").unwrap();
+        assert_eq!(ok.serve.max_startups.to_string(), "5:50:20");
+    }
+
+    #[test]
+    fn explicit_zero_caps_differ_from_unset_ones() {
+        let config = Config::from_toml("[serve]\nmax_threads = 0\n", "x.toml").unwrap();
+        assert_eq!(
+            (config.serve.max_threads, config.serve.max_hash_mb),
+            (Some(0), None)
+        );
     }
 
     #[test]

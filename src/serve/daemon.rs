@@ -1,37 +1,51 @@
-//! The daemon's shell: listeners, admission, one relay per session, shutdown.
+//! The daemon's shell: start-up checks, listeners, signals (SIGHUP reloads the tokens file),
+//! shutdown. Accepting and admitting connections is [`accept`](super::accept).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::{TcpListener, UnixListener};
+use tokio::net::TcpListener;
+use tokio::signal::unix::{SignalKind, signal};
 use tokio_rustls::TlsAcceptor;
 use tracing_appender::non_blocking::NonBlocking;
 
 use super::ServeArgs;
 use super::addr::Addr;
-use super::conn::{self, ConnState, FirstLine, Socket};
+use super::admission::{self, Admission, SUMMARY_EVERY};
+use super::caps::{Caps, Machine};
+use super::conn::ConnState;
+use super::refusals::Refusals;
 use crate::config::{Config, default_log_dir};
 use crate::logging::{LogSettings, init, session_id};
 use crate::proxy::respawn::EngineCommand;
-use crate::proxy::signals::Signals;
 use crate::token::Tokens;
 
 /// Longest a session's engine gets after its client went away or the daemon was told to stop.
 pub(super) const MAX_GRACE: Duration = Duration::from_millis(500);
 
 /// How long the TLS bridge keeps reading a client after its session ended.
-const LINGER: Duration = Duration::from_secs(5);
+pub(super) const LINGER: Duration = Duration::from_secs(5);
 
 /// What every connection task shares.
 pub(super) struct Ctx {
     pub(super) config: Config,
     pub(super) command: EngineCommand,
-    pub(super) tokens: Tokens,
+    /// The accepted tokens, replaced at SIGHUP.
+    pub(super) tokens: RwLock<Arc<Tokens>>,
+    /// The tokens file, when there is one to reload.
+    pub(super) tokens_path: Option<PathBuf>,
+    /// Clients must send `auth <token>`: tokens were configured at start or at a reload.
+    pub(super) auth_required: AtomicBool,
+    /// Pre-auth places.
+    pub(super) admission: Arc<Admission>,
+    /// Refused connections by source.
+    pub(super) refusals: Refusals,
+    /// Caps on `Threads` and `Hash`.
+    pub(super) caps: Caps,
     pub(super) tls: Option<TlsAcceptor>,
     pub(super) log_dir: Option<PathBuf>,
     pub(super) stderr: NonBlocking,
@@ -43,12 +57,10 @@ pub(super) struct Ctx {
     pub(super) open: Mutex<HashMap<u64, Arc<ConnState>>>,
 }
 
-/// A reserved place among `max_sessions`; freed when dropped.
-struct Slot(Arc<Ctx>);
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.active.fetch_sub(1, Ordering::SeqCst);
+impl Ctx {
+    /// The tokens accepted now.
+    pub(super) fn tokens(&self) -> Arc<Tokens> {
+        Arc::clone(&self.tokens.read().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
@@ -78,11 +90,20 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
         return Err("nothing to listen on: set serve.listen or pass --listen ADDR".to_owned());
     }
     let var = |name: &str| std::env::var(name).ok();
-    let tokens = match config.serve.tokens_path(var) {
-        Some(path) => Tokens::load(&path)
+    let tokens_path = config.serve.tokens_path(var);
+    let tokens = match &tokens_path {
+        Some(path) if !config.serve.tokens_file.is_empty() => Tokens::load(path).map_err(|e| {
+            format!(
+                "serve.tokens_file {}: {e} (a configured tokens file must exist: `fenguard token new --tokens-file {}` creates it)",
+                path.display(),
+                path.display()
+            )
+        })?,
+        Some(path) => Tokens::load_or_empty(path)
             .map_err(|e| format!("cannot read tokens file {}: {e}", path.display()))?,
         None => Tokens::default(),
     };
+    let loose = tokens_path.as_deref().and_then(loose_permissions);
     for addr in &addrs {
         if tokens.is_empty() && !addr.is_local() {
             return Err(format!(
@@ -118,6 +139,45 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
         session_id: session_id(),
         rotation: config.log.rotation(),
     });
+    if let Some(warning) = &loose {
+        tracing::warn!("{warning}");
+    }
+    let (old_limit, fd_limit) = admission::raise_fd_limit();
+    let max_sessions = config.serve.max_sessions;
+    let needed = Admission::reserve(max_sessions) + config.serve.max_startups.full as u64;
+    let limits = format!(
+        "max_startups {}, max_startups_per_addr {}, descriptors {fd_limit} (soft limit raised from {old_limit}; {} kept for {max_sessions} sessions)",
+        config.serve.max_startups,
+        config.serve.max_startups_per_addr,
+        Admission::reserve(max_sessions),
+    );
+    tracing::info!("{limits}");
+    if needed > fd_limit {
+        let warning = format!(
+            "the descriptor limit {fd_limit} is below what max_sessions {max_sessions} and max_startups need ({needed}): raise `ulimit -n` (LimitNOFILE)"
+        );
+        tracing::warn!("{warning}");
+    }
+    let machine = Machine::detect();
+    let caps = Caps::resolve(
+        config.serve.max_threads,
+        config.serve.max_hash_mb,
+        max_sessions,
+        &machine,
+    );
+    let caps_line = if caps.derived {
+        format!(
+            "caps {caps} (unset ones from the machine: {} cores, {} MiB memory, max_sessions {max_sessions})",
+            machine.cores,
+            machine
+                .memory_mib
+                .map_or("unknown".to_owned(), |m| m.to_string())
+        )
+    } else {
+        format!("caps {caps}")
+    };
+    eprintln!("fenguard serve: {caps_line}");
+    tracing::info!("{caps_line}");
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -129,8 +189,17 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
             args: engine_args,
             config: config.engine.clone(),
         },
+        admission: Admission::new(
+            config.serve.max_startups,
+            config.serve.max_startups_per_addr,
+            fd_limit,
+        ),
         config,
-        tokens,
+        auth_required: AtomicBool::new(!tokens.is_empty()),
+        tokens: RwLock::new(Arc::new(tokens)),
+        tokens_path,
+        refusals: Refusals::default(),
+        caps,
         tls,
         log_dir,
         stderr: logs.stderr.clone(),
@@ -152,17 +221,9 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>) -> Result<ExitCode, String> {
     for addr in &addrs {
         let task = match addr {
             Addr::Unix(path) => {
-                if std::fs::symlink_metadata(path)
-                    .is_ok_and(|m| std::os::unix::fs::FileTypeExt::is_socket(&m.file_type()))
-                {
-                    let _ = std::fs::remove_file(path);
-                }
-                let listener = UnixListener::bind(path)
-                    .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-                let mode = std::os::unix::fs::PermissionsExt::from_mode(0o600);
-                let _ = std::fs::set_permissions(path, mode);
-                sockets.push(path.clone());
-                tokio::spawn(accept_unix(Arc::clone(&ctx), listener))
+                let (listener, own) = super::unix_socket::bind(path)?;
+                sockets.push(own);
+                tokio::spawn(super::accept::accept_unix(Arc::clone(&ctx), listener))
             }
             Addr::Tcp { .. } => {
                 let at = addr
@@ -171,29 +232,27 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>) -> Result<ExitCode, String> {
                 let listener = TcpListener::bind(at)
                     .await
                     .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-                tokio::spawn(accept_tcp(Arc::clone(&ctx), listener, addr.needs_tls()))
+                let tls = addr.needs_tls();
+                tokio::spawn(super::accept::accept_tcp(Arc::clone(&ctx), listener, tls))
             }
         };
-        tracing::info!("listening on {addr}");
+        tracing::info!("listening on {}", addr.as_served());
         acceptors.push(task);
     }
-    let auth = if ctx.tokens.is_empty() {
-        "no tokens: no auth line"
-    } else {
+    let auth = if ctx.auth_required.load(Ordering::SeqCst) {
         "auth line required"
+    } else {
+        "no tokens: no auth line"
     };
     tracing::info!("fenguard {} serving ({auth})", env!("CARGO_PKG_VERSION"));
-    let mut signals = Signals::install();
-    let signal = signals.recv().await;
-    tracing::warn!(
-        "received {}: no new connections; quitting every engine",
-        signal.name
-    );
+    acceptors.push(tokio::spawn(summaries(Arc::clone(&ctx))));
+    let name = wait_for_stop(&ctx).await;
+    tracing::warn!("received {name}: no new connections; quitting every engine");
     for task in &acceptors {
         task.abort();
     }
-    for path in &sockets {
-        let _ = std::fs::remove_file(path);
+    for own in &sockets {
+        own.remove();
     }
     for state in ctx
         .open
@@ -215,152 +274,92 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-async fn accept_tcp(ctx: Arc<Ctx>, listener: TcpListener, tls: bool) {
+/// Logs what was shed and refused, every [`SUMMARY_EVERY`] (nothing when nothing was).
+async fn summaries(ctx: Arc<Ctx>) {
+    let mut tick = tokio::time::interval(SUMMARY_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
     loop {
-        match listener.accept().await {
-            Ok((stream, peer)) => {
-                let _ = stream.set_nodelay(true);
-                if let Err(err) = ctx.config.serve.dead_peer().apply(&stream) {
-                    tracing::warn!("connection {peer}: cannot set keepalive: {err}");
-                }
-                let ctx = Arc::clone(&ctx);
-                tokio::spawn(async move {
-                    let peer = peer.to_string();
-                    match (tls, &ctx.tls) {
-                        (true, Some(acceptor)) => {
-                            let handshake = acceptor.accept(stream);
-                            match tokio::time::timeout(conn::AUTH_TIMEOUT, handshake).await {
-                                Ok(Ok(stream)) => admit(ctx, stream, peer, Kind::Tls).await,
-                                Ok(Err(err)) => {
-                                    tracing::info!("connection {peer}: TLS handshake failed: {err}")
-                                }
-                                Err(_) => {
-                                    tracing::info!("connection {peer}: TLS handshake timed out")
-                                }
-                            }
-                        }
-                        _ => admit(ctx, stream, peer, Kind::Tcp).await,
-                    }
-                });
-            }
-            Err(err) => {
-                tracing::warn!("accept failed: {err}");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
+        tick.tick().await;
+        if let Some(line) = ctx.admission.summary() {
+            tracing::warn!("{line}");
+        }
+        for line in ctx.refusals.summary(SUMMARY_EVERY, Instant::now()) {
+            tracing::warn!("{line}");
         }
     }
 }
 
-async fn accept_unix(ctx: Arc<Ctx>, listener: UnixListener) {
-    loop {
-        match listener.accept().await {
-            Ok((stream, _)) => {
-                tokio::spawn(admit(
-                    Arc::clone(&ctx),
-                    stream,
-                    "unix".to_owned(),
-                    Kind::Unix,
-                ));
-            }
-            Err(err) => {
-                tracing::warn!("accept failed: {err}");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-        }
-    }
-}
-
-/// What the admitted stream is, to turn it into a blocking [`Socket`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Tcp,
-    Unix,
-    Tls,
-}
-
-/// A stream the daemon accepted, as the session will use it.
-trait Accepted: AsyncRead + AsyncWrite + Unpin + Send + 'static {
-    /// The blocking socket for the session (a TLS stream is bridged).
-    fn into_socket(self) -> std::io::Result<Socket>;
-}
-
-impl Accepted for tokio::net::TcpStream {
-    fn into_socket(self) -> std::io::Result<Socket> {
-        let std = self.into_std()?;
-        std.set_nonblocking(false)?;
-        Ok(Socket::Tcp(std))
-    }
-}
-
-impl Accepted for tokio::net::UnixStream {
-    fn into_socket(self) -> std::io::Result<Socket> {
-        let std = self.into_std()?;
-        std.set_nonblocking(false)?;
-        Ok(Socket::Unix(std))
-    }
-}
-
-impl Accepted for tokio_rustls::server::TlsStream<tokio::net::TcpStream> {
-    fn into_socket(self) -> std::io::Result<Socket> {
-        let (net_end, session_end) = std::os::unix::net::UnixStream::pair()?;
-        net_end.set_nonblocking(true)?;
-        let net_end = tokio::net::UnixStream::from_std(net_end)?;
-        tokio::spawn(super::tls::bridge(self, net_end, LINGER));
-        Ok(Socket::Unix(session_end))
-    }
-}
-
-/// Reads the first line and decides; starts the session or refuses.
-async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: String, kind: Kind) {
-    let started = Instant::now();
-    let verdict = match conn::read_first_line(&mut stream).await {
-        FirstLine::Line(line, rest) => judge(&ctx, line, rest),
-        FirstLine::TooLong => Err(format!("first line over {} bytes", conn::MAX_AUTH_LINE)),
-        FirstLine::Closed => Err("closed before its first line".to_owned()),
-        FirstLine::TimedOut => Err("no first line in time".to_owned()),
+/// Reloads the tokens file at each SIGHUP until SIGTERM or SIGINT; that signal's name.
+async fn wait_for_stop(ctx: &Ctx) -> &'static str {
+    let install = |kind: SignalKind, name: &str| {
+        signal(kind)
+            .inspect_err(|err| tracing::warn!("cannot handle {name}: {err}"))
+            .ok()
     };
-    let prefix = match verdict {
-        Ok(prefix) => prefix,
-        Err(reason) => {
-            tracing::warn!("connection {peer} ({kind:?}) refused: {reason}");
-            conn::refuse(&mut stream, &reason).await;
+    let mut terminate = install(SignalKind::terminate(), "SIGTERM");
+    let mut interrupt = install(SignalKind::interrupt(), "SIGINT");
+    let mut hangup = install(SignalKind::hangup(), "SIGHUP");
+    loop {
+        tokio::select! {
+            Some(()) = async { terminate.as_mut()?.recv().await } => return "SIGTERM",
+            Some(()) = async { interrupt.as_mut()?.recv().await } => return "SIGINT",
+            Some(()) = async { hangup.as_mut()?.recv().await } => reload(ctx),
+        }
+    }
+}
+
+/// SIGHUP: reads the tokens file again; on an error the tokens loaded before stay.
+fn reload(ctx: &Ctx) {
+    let Some(path) = &ctx.tokens_path else {
+        tracing::warn!("SIGHUP: no tokens file to reload (no XDG_CONFIG_HOME nor HOME)");
+        return;
+    };
+    let required = ctx.auth_required.load(Ordering::SeqCst);
+    let tokens = match Tokens::load(path) {
+        Ok(tokens) => tokens,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound && !required => Tokens::default(),
+        Err(err) => {
+            tracing::error!(
+                "SIGHUP: cannot read tokens file {}: {err}; keeping the {} tokens loaded before",
+                path.display(),
+                ctx.tokens().len()
+            );
             return;
         }
     };
-    let max = ctx.config.serve.max_sessions;
-    if ctx.active.fetch_add(1, Ordering::SeqCst) >= max {
-        ctx.active.fetch_sub(1, Ordering::SeqCst);
-        let reason = format!("server busy (max_sessions {max} reached)");
-        tracing::warn!("connection {peer} refused: {reason}");
-        conn::refuse(&mut stream, &reason).await;
-        return;
+    if let Some(warning) = loose_permissions(path) {
+        tracing::warn!("{warning}");
     }
-    let slot = Slot(Arc::clone(&ctx));
-    match stream.into_socket() {
-        Ok(socket) => super::session::run(&ctx, socket, prefix, &peer, started).await,
-        Err(err) => tracing::warn!("connection {peer}: {err}"),
+    let count = tokens.len();
+    if count > 0 && !required {
+        ctx.auth_required.store(true, Ordering::SeqCst);
+        tracing::warn!(
+            "SIGHUP: tokens configured now: every new connection must send `auth <token>`"
+        );
     }
-    drop(slot);
+    if count == 0 && required {
+        tracing::warn!(
+            "SIGHUP: no tokens left in {}: every new connection is refused",
+            path.display()
+        );
+    }
+    *ctx.tokens.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(tokens);
+    tracing::info!(
+        "SIGHUP: reloaded {count} tokens from {} (open sessions go on)",
+        path.display()
+    );
 }
 
-/// The bytes the session starts with, or why the connection is refused.
-fn judge(ctx: &Ctx, line: Vec<u8>, rest: Vec<u8>) -> Result<Vec<u8>, String> {
-    let text = String::from_utf8_lossy(&line);
-    let mut words = text.split_ascii_whitespace();
-    let is_auth = words.next() == Some("auth");
-    if ctx.tokens.is_empty() {
-        if is_auth {
-            return Ok(rest);
-        }
-        let mut prefix = line;
-        prefix.push(b'\n');
-        prefix.extend_from_slice(&rest);
-        return Ok(prefix);
-    }
-    let token = words.next().filter(|_| is_auth);
-    match token {
-        Some(token) if words.next().is_none() && ctx.tokens.accepts(token) => Ok(rest),
-        Some(_) => Err("wrong token".to_owned()),
-        None => Err("missing token: the first line must be `auth <token>`".to_owned()),
-    }
+/// A warning when the tokens file is readable by its group or others.
+fn loose_permissions(path: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = std::fs::metadata(path).ok()?.permissions().mode();
+    (mode & 0o044 != 0).then(|| {
+        format!(
+            "tokens file {} is readable by group or others (mode {:o}): `chmod 600` it",
+            path.display(),
+            mode & 0o777
+        )
+    })
 }

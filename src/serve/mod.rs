@@ -7,29 +7,43 @@
 //! [relay](crate::proxy::relay) with the connection as the GUI side. Sockets, TLS and tokens
 //! live here, never in the session; the session only gets the option [guard](crate::session::guard).
 //!
-//! Admission, before any engine starts: TLS handshake (TLS listeners), then the first line,
-//! at most [`conn::MAX_AUTH_LINE`] bytes within [`conn::AUTH_TIMEOUT`]: `auth <token>` when
-//! tokens are configured (with none, an `auth` line is dropped and any other line is the
-//! first UCI line); then `max_sessions`. A refusal is one line, `info string fenguard:
-//! refused: REASON`, then the connection is closed.
+//! Admission, before any engine starts: a pre-auth place ([`admission`]: `max_startups`,
+//! `max_startups_per_addr`, the descriptor reserve), the TLS handshake (TLS listeners), then
+//! the first line, at most [`conn::MAX_AUTH_LINE`] bytes within [`conn::AUTH_TIMEOUT`]:
+//! `auth <token>` when tokens are configured (with none, an `auth` line is dropped and a UCI
+//! command is the first UCI line; anything else is refused, see [`first_line`]); then
+//! `max_sessions`. A refusal is one line, `info string fenguard: refused: REASON`, after a
+//! delay growing with the failures of that source ([`refusals`]), then the connection is
+//! closed.
 //!
 //! Lifecycle: everything runs on a current-thread runtime on the main thread, so every engine
 //! is started by the main thread and its Linux parent-death signal fires only when the daemon
 //! dies (also on SIGKILL). A client's end of input is the session's: the engine gets its
 //! input closed and at most 500 ms (`engine.quit_grace_ms` if lower) before it is killed.
-//! SIGTERM, SIGINT or SIGHUP: stop accepting, `quit` to every engine (through each session),
-//! kill what is left after the grace, exit 0.
+//! SIGTERM or SIGINT: stop accepting, `quit` to every engine (through each session), kill
+//! what is left after the grace, exit 0. SIGHUP reloads the tokens file; open sessions go on.
 
+#[cfg(unix)]
+mod accept;
 pub mod addr;
+#[cfg(unix)]
+pub mod admission;
+pub mod caps;
 pub mod config;
 #[cfg(unix)]
 pub(crate) mod conn;
 #[cfg(unix)]
 mod daemon;
+pub mod first_line;
+pub mod refusals;
 #[cfg(unix)]
 mod session;
 #[cfg(unix)]
+mod session_logs;
+#[cfg(unix)]
 pub mod tls;
+#[cfg(unix)]
+mod unix_socket;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -69,11 +69,10 @@ pub(super) async fn run(
         positions: config.positions.clone(),
         log_positions: config.log.positions,
     };
-    let cap = |v: u64| (v > 0).then_some(v);
     let guard = Guard::new(
         &config.serve.allow_options,
-        cap(config.serve.max_threads),
-        cap(config.serve.max_hash_mb),
+        ctx.caps.threads,
+        ctx.caps.hash_mb,
     );
     let mut session = Session::with_settings(ctx.transcript, settings)
         .with_restart(RestartPolicy::from(&config.engine))
@@ -81,6 +80,13 @@ pub(super) async fn run(
     let start = ctx.command.started(&mut session, engine.child.id());
     let positions = match (&ctx.log_dir, config.log.positions) {
         (Some(dir), true) => {
+            let pruned = super::session_logs::prune(dir, config.serve.keep_session_logs);
+            if pruned > 0 {
+                tracing::info!(
+                    "removed the positions logs of {pruned} old sessions (serve.keep_session_logs {})",
+                    config.serve.keep_session_logs
+                );
+            }
             let path = dir.join(format!("positions-{sid}.jsonl"));
             PositionLog::open_rotating(&path, sid.clone(), config.log.rotation())
                 .inspect_err(|e| tracing::warn!("cannot open {}: {e}", path.display()))

@@ -38,22 +38,61 @@ impl Daemon {
     /// Starts `fenguard serve` with `config` (TOML) on a free port, `listen` given as
     /// `HOST:PORT` with `{port}` replaced, `env` for the engine.
     pub fn start(dir: &Path, config: &str, listen: &str, env: &[(&str, &str)]) -> Daemon {
+        Daemon::start_with(dir, config, &[listen], env, None, &[])
+    }
+
+    /// [`Daemon::start`] with several listeners (the first `HOST:PORT` with `{port}`, which
+    /// is waited for), when given soft and hard `RLIMIT_NOFILE` set to `nofile`, and `engine`
+    /// (empty: the fake engine).
+    pub fn start_with(
+        dir: &Path,
+        config: &str,
+        listens: &[&str],
+        env: &[(&str, &str)],
+        nofile: Option<u64>,
+        engine: &[&str],
+    ) -> Daemon {
         let port = free_port();
         let config_path = dir.join("serve.toml");
         std::fs::write(&config_path, config).unwrap();
-        let listen = listen.replace("{port}", &port.to_string());
         let mut command = Command::new(FENGUARD);
         command
             .arg("serve")
             .arg("--config")
             .arg(&config_path)
             .arg("--log-dir")
-            .arg(dir.join("logs"))
-            .args(["--listen", &listen, "--", FAKE_ENGINE])
+            .arg(dir.join("logs"));
+        for listen in listens {
+            command.args(["--listen", &listen.replace("{port}", &port.to_string())]);
+        }
+        let engine = if engine.is_empty() {
+            &[FAKE_ENGINE][..]
+        } else {
+            engine
+        };
+        command
+            .arg("--")
+            .args(engine)
             .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
+        if let Some(n) = nofile {
+            use std::os::unix::process::CommandExt as _;
+            // SAFETY: setrlimit is async-signal-safe; the struct lives on this stack.
+            unsafe {
+                command.pre_exec(move || {
+                    let limit = libc::rlimit {
+                        rlim_cur: n,
+                        rlim_max: n,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &raw const limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
         let child = command.spawn().unwrap();
         let daemon = Daemon {
             child,
@@ -139,6 +178,25 @@ impl Daemon {
         status_field(self.child.id(), "VmHWM:")
     }
 
+    /// Its open file descriptors now.
+    pub fn fds(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id())).map_or(0, |d| d.count())
+    }
+
+    /// Sends it a signal (`TERM`, `HUP`, `KILL` ...).
+    pub fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits up to `limit` for it to exit; its exit code (`None`: still running).
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<Option<i32>> {
+        wait_exit(&mut self.child, limit)
+    }
+
     /// A client on its port.
     pub fn client(&self) -> Client {
         Client::connect(self.port)
@@ -150,6 +208,18 @@ impl Drop for Daemon {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Waits up to `limit` for `child` to exit; `Some(code)` when it did.
+pub fn wait_exit(child: &mut Child, limit: Duration) -> Option<Option<i32>> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status.code());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
 }
 
 /// A `/proc/PID/status` field in KiB (0 when absent).
