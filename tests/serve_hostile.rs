@@ -150,17 +150,20 @@ fn a_second_daemon_on_the_same_unix_path_refuses_and_leaves_the_first_alone() {
     );
     std::fs::write(dir.join("empty"), "").unwrap();
     let mut first = Daemon::start_with(&dir, &config, &["127.0.0.1:{port}", &unix], &[], None, &[]);
-    let second = Command::new(FENGUARD)
+    let mut second = Command::new(FENGUARD)
         .args(["serve", "--config"])
         .arg(dir.join("serve.toml"))
         .args(["--listen", &unix, "--", FAKE_ENGINE])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
+        .stderr(std::fs::File::create(dir.join("second.stderr")).unwrap())
+        .spawn()
         .unwrap();
-    assert_eq!(second.status.code(), Some(2), "{second:?}");
-    let stderr = String::from_utf8_lossy(&second.stderr);
+    let code = wait_exit(&mut second, PATIENCE);
+    let _ = second.kill();
+    let _ = second.wait();
+    assert_eq!(code, Some(Some(2)));
+    let stderr = std::fs::read_to_string(dir.join("second.stderr")).unwrap();
     assert!(stderr.contains("another fenguard serve"), "{stderr}");
     let mut client = std::os::unix::net::UnixStream::connect(&sock).unwrap();
     client.write_all(b"uci\nquit\n").unwrap();
