@@ -38,6 +38,8 @@ fn engines_of(pid: u32, n: usize) -> Vec<u32> {
 /// `fenguard serve` on loopback without tokens, in front of the fake engine (`env` for it).
 fn local_daemon(name: &str, env: &[(&str, &str)]) -> Daemon {
     let dir = test_dir(name);
+    // An empty tokens file: no tokens (a configured file must exist).
+    std::fs::write(dir.join("none"), "").unwrap();
     let config = format!(
         "[serve]\ntokens_file = \"{}\"\n",
         dir.join("none").display()
