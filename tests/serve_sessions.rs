@@ -6,8 +6,9 @@ mod serve_support;
 
 use serve_support::*;
 
-/// No tokens (a file that does not exist): loopback without `auth`.
+/// No tokens (an empty tokens file): loopback without `auth`.
 fn config(dir: &std::path::Path, extra: &str) -> String {
+    std::fs::write(dir.join("no-tokens"), "").unwrap();
     format!(
         "[serve]\ntokens_file = \"{}\"\n{extra}\n",
         dir.join("no-tokens").display()
