@@ -291,3 +291,32 @@ fn thread_counts_the_guard_cannot_read_are_never_applied() {
     );
     assert_eq!(searching_threads(&served, &mut client), base + 1);
 }
+
+/// Found by review: 1 MiB of leading whitespace pushed `position` past the first piece of an
+/// over-long line, which was then relayed unjudged and crashed Stockfish (signal 11).
+#[test]
+fn kingless_position_behind_a_mib_of_whitespace_never_reaches_stockfish() {
+    let Some(mut gui) = Gui::stockfish_ready("guard-sf-padded", "") else {
+        return;
+    };
+    let proxy_pid = gui.proxy.child.id();
+    let engine = move || {
+        children(proxy_pid)
+            .into_iter()
+            .find(|&p| alive(p))
+            .expect("Stockfish runs")
+    };
+    let pid = engine();
+    for pad in [b' ', b'\t', 0x0b] {
+        let mut line = vec![pad; 1 << 20];
+        line.extend_from_slice(b"position fen 8/8/8/8/8/8/8/8 w - - 0 1\n");
+        gui.proxy.send(&line);
+        gui.sync();
+    }
+    assert_eq!(engine(), pid, "Stockfish died or was restarted");
+    assert!(
+        !String::from_utf8_lossy(&gui.proxy.stdout()).contains("engine exited"),
+        "{}",
+        String::from_utf8_lossy(&gui.proxy.stdout())
+    );
+}

@@ -154,7 +154,11 @@ impl Session {
     ) {
         let word = String::from_utf8_lossy(first_token(line));
         let word: String = word.chars().take(80).collect();
-        let text = format!("command not sent to the engine ({why}): {word}");
+        let text = if word.is_empty() {
+            format!("command not sent to the engine ({why}; no word in its first bytes)")
+        } else {
+            format!("command not sent to the engine ({why}): {word}")
+        };
         out.push(Action::Log(Level::WARN, text.clone()));
         self.say(out, &text);
         match command {

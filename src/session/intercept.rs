@@ -140,7 +140,8 @@ impl Session {
         };
         for d in shown {
             let text = format!("{label}: {}: {}", d.code, d.message);
-            out.push(Action::Log(level, format!("{text} (in `{}`)", record.raw)));
+            let raw = record.raw.escape_debug();
+            out.push(Action::Log(level, format!("{text} (in \"{raw}\")")));
             self.report(out, text);
         }
         for d in diags.iter().filter(|d| !d.is_error()) {

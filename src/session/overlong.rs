@@ -10,8 +10,8 @@
 use bytes::Bytes;
 use tracing::Level;
 
-use super::{Action, Commands, Direction, Session, first_token, restart};
-use crate::uci::UciCommand;
+use super::{Action, Commands, Direction, Session, restart};
+use crate::uci::{UciCommand, overlong_command};
 
 impl Session {
     /// A piece of a GUI line longer than the line cap; `first` marks its first piece. Such a
@@ -33,8 +33,11 @@ impl Session {
         // `on_engine_exit_at`): the new engine would read it as a line of its own.
         self.restart.gui_piece_open = !chunk.ends_with(b"\n");
         if first {
-            let command = UciCommand::from_word(first_token(&chunk));
-            if command.is_some() || self.commands == Commands::Uci {
+            // A UCI command, or what may still become one (whitespace only so far, a word cut
+            // at the piece's end): fenguard cannot judge it, so it is not sent.
+            let reading = overlong_command(&chunk);
+            let command = reading.flatten();
+            if reading.is_some() || self.commands == Commands::Uci {
                 let at = self.owed.entries.len();
                 let mut out = Vec::new();
                 self.transcribe(&mut out, Direction::FromGui, &chunk);

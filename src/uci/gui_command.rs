@@ -170,6 +170,36 @@ pub fn canonical_line(line: &[u8], cmd: UciCommand) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// What the first piece of a line longer than the line cap may be, read as the engine will
+/// read the whole line: `Some(cmd)` when its first token is a UCI command (or, cut at the
+/// piece's end, spells one so far); `None` inside `Some` when the piece holds no token yet, or
+/// a token cut at its end that may still grow into a command word (`positio` + `n fen ...` in
+/// the next piece): fenguard cannot tell, so such a line must not reach the engine either.
+/// `None` (the outer one): the line is surely no UCI command.
+///
+/// ```
+/// use fenguard::uci::{UciCommand, overlong_command};
+/// assert_eq!(overlong_command(b"go depth 5 searchmoves"), Some(Some(UciCommand::Go)));
+/// assert_eq!(overlong_command(b"      "), Some(None)); // whitespace only, so far
+/// assert_eq!(overlong_command(b"   positio"), Some(None)); // may become `position`
+/// assert_eq!(overlong_command(b"pppppppppppppppp"), None); // no command starts so
+/// assert_eq!(overlong_command(b"bench 16"), None);
+/// ```
+pub fn overlong_command(piece: &[u8]) -> Option<Option<UciCommand>> {
+    let Some(first) = tokens(piece).next() else {
+        return Some(None);
+    };
+    let command = UciCommand::from_word(first.text);
+    if first.span.end < piece.len() {
+        return command.map(Some);
+    }
+    // Cut at the piece's end: it may still grow.
+    let grows = UciCommand::ALL
+        .iter()
+        .any(|c| c.word().as_bytes().starts_with(first.text));
+    (command.is_some() || grows).then_some(command)
+}
+
 /// Whether a canonical line holds a NUL byte (see the module docs).
 pub fn holds_nul(canonical: &[u8]) -> bool {
     canonical.contains(&0)

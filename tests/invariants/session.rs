@@ -640,8 +640,9 @@ impl Driver {
         if first {
             // A UCI command over the line cap is not sent (SPEC 12): a `position` is
             // rejected, a `go` answered `bestmove 0000`, an `isready` `readyok`.
-            let command = UciCommand::from_word(first_token(piece));
-            self.gui_overlong_dropped = command.is_some();
+            let reading = fenguard::uci::overlong_command(piece);
+            let command = reading.flatten();
+            self.gui_overlong_dropped = reading.is_some();
             self.gui_overlong_cut = false;
             match command {
                 Some(UciCommand::Position) => self.rejected = true,
@@ -649,7 +650,7 @@ impl Driver {
                 Some(UciCommand::IsReady) => self.owed.push_back(Owed::OwnReady),
                 _ => {}
             }
-            if command.is_some() {
+            if reading.is_some() {
                 assert!(to_engine(out).is_empty(), "{out:?}");
                 self.release();
             }

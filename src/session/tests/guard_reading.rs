@@ -306,3 +306,47 @@ fn a_command_with_a_nul_in_its_arguments_is_not_sent() {
     let out = s.on_gui_line(Bytes::from_static(b"flip\x00x\n"));
     assert_eq!(to_engine(&out), vec!["flip\u{0}x\n"]);
 }
+
+#[test]
+fn an_overlong_position_behind_leading_whitespace_is_not_sent() {
+    for pad in [b' ', b'\t', 0x0b] {
+        let mut s = Session::new(false);
+        let first = vec![pad; 1 << 20];
+        let out = s.on_gui_overlong(Bytes::from(first), true);
+        assert!(to_engine(&out).is_empty(), "{pad:#04x}: {out:?}");
+        let out = s.on_gui_overlong(
+            Bytes::from_static(b"position fen 8/8/8/8/8/8/8/8 w - - 0 1\n"),
+            false,
+        );
+        assert!(to_engine(&out).is_empty(), "{pad:#04x}: {out:?}");
+        let out = gui(&mut s, "isready");
+        assert_eq!(to_engine(&out), vec!["isready\n"]);
+    }
+}
+
+#[test]
+fn an_overlong_line_whose_first_word_is_cut_is_not_sent_when_it_may_be_a_command() {
+    let mut s = Session::new(false);
+    let mut first = vec![b' '; (1 << 20) - 7];
+    first.extend_from_slice(b"positio");
+    let out = s.on_gui_overlong(Bytes::from(first), true);
+    assert!(to_engine(&out).is_empty(), "{out:?}");
+    let out = s.on_gui_overlong(
+        Bytes::from_static(b"n fen 8/8/8/8/8/8/8/8 w - - 0 1\n"),
+        false,
+    );
+    assert!(to_engine(&out).is_empty(), "{out:?}");
+    // A word no command starts with is relayed as before.
+    let out = s.on_gui_overlong(Bytes::from(vec![b'p'; 1 << 20]), true);
+    assert_eq!(to_engine(&out).len(), 1);
+}
+
+#[test]
+fn an_overlong_isready_is_answered_readyok() {
+    let mut s = Session::new(false);
+    let mut first = b"isready".to_vec();
+    first.resize(1 << 20, b' ');
+    let out = s.on_gui_overlong(Bytes::from(first), true);
+    assert!(to_engine(&out).is_empty());
+    assert!(to_gui(&out).contains(&"readyok\n".to_owned()), "{out:?}");
+}
