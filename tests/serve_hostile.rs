@@ -271,7 +271,6 @@ done
 "#;
 
 #[test]
-#[ignore = "known defect (report): an option the engine accepts with readyok and dies of later is replayed at every restart"]
 fn an_option_the_engine_dies_of_after_readyok_is_not_replayed_forever() {
     let dir = test_dir("blame-late");
     let daemon = Daemon::start_with(

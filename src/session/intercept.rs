@@ -196,6 +196,7 @@ impl Session {
         }
         self.restart.note_setoption(opt.name, &sent);
         self.restart.suspects.on_setoption(opt.name);
+        self.restart.search_suspects.on_setoption(opt.name);
         self.forward_to_engine(out, sent);
     }
 

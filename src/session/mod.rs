@@ -63,6 +63,7 @@ mod record;
 mod replay;
 pub mod restart;
 mod search;
+mod search_blame;
 #[cfg(test)]
 mod tests;
 pub mod variant;
@@ -401,7 +402,10 @@ impl Session {
         let uciok = word == b"uciok";
         match word {
             b"info" if self.c960.notations_differ() => self.on_info(&mut out, line),
-            b"bestmove" => self.on_bestmove(&mut out, line, now),
+            b"bestmove" => {
+                self.restart.search_suspects.on_bestmove();
+                self.on_bestmove(&mut out, line, now);
+            }
             b"option" => {
                 self.spins.note(&line);
                 let line = self.guard_option(line);

@@ -113,6 +113,9 @@ pub(super) struct Restart {
     pub(super) position: Option<Bytes>,
     /// GUI `setoption` lines the engine may have died of (`option_blame.rs`).
     pub(super) suspects: super::option_blame::Suspects,
+    /// GUI `setoption` lines the engine may have died of during a search
+    /// (`search_blame.rs`).
+    pub(super) search_suspects: super::search_blame::SearchSuspects,
     /// For each `isready` of the replay, the suspect it tests (`None`: the final one).
     pub(super) barrier: VecDeque<Option<Vec<u8>>>,
     /// The last `position` sent was invalid (`on_invalid = "forward"`): not replayed.
@@ -162,6 +165,7 @@ impl Restart {
             ucinewgame: false,
             position: None,
             suspects: super::option_blame::Suspects::default(),
+            search_suspects: super::search_blame::SearchSuspects::default(),
             barrier: VecDeque::new(),
             position_invalid: false,
             gui_awaits_uciok: false,
@@ -337,6 +341,7 @@ impl Session {
         };
         self.say(&mut out, &format!("engine exited ({status})"));
         self.blame_option(&mut out);
+        self.blame_search_options(&mut out);
         // What the engine owed is fenguard's to answer, in order; a `uciok` the GUI waits for
         // comes from the new engine's handshake (or is dropped when there is none).
         self.owed.engine_gone(true);

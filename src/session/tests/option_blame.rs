@@ -211,3 +211,68 @@ fn ucinewgame_between_setoption_and_isready_keeps_the_suspect() {
         ]
     );
 }
+
+/// Issue 16: `Threads 1000` accepted with `readyok`, the engine killed at `go` (out of
+/// memory): after the second death during a search with no `bestmove` in between, the option
+/// is no longer restored.
+#[test]
+fn an_option_the_engine_dies_of_while_searching_is_dropped_after_one_retry() {
+    let mut s = restarting();
+    gui(&mut s, "uci");
+    engine(&mut s, "uciok");
+    gui(&mut s, "setoption name Threads value 1000");
+    gui(&mut s, "isready");
+    engine(&mut s, "readyok");
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go depth 1");
+    let first = exit(&mut s);
+    assert!(
+        !to_gui(&first).iter().any(|l| l.contains("not restored")),
+        "{first:?}"
+    );
+    start(&mut s);
+    let replay = engine(&mut s, "uciok");
+    assert!(
+        to_engine(&replay).contains(&"setoption name Threads value 1000\n".to_owned()),
+        "restored once: {replay:?}"
+    );
+    engine(&mut s, "readyok");
+    gui(&mut s, "go depth 1");
+    let second = exit(&mut s);
+    assert!(
+        to_gui(&second).contains(
+            &"info string fenguard: setoption Threads: the engine exited during a search twice \
+              after it; it is not restored any more\n"
+                .to_owned()
+        ),
+        "{second:?}"
+    );
+    start(&mut s);
+    let replay = engine(&mut s, "uciok");
+    assert!(
+        !to_engine(&replay).iter().any(|l| l.contains("Threads")),
+        "{replay:?}"
+    );
+}
+
+#[test]
+fn a_finished_search_keeps_the_options_restored() {
+    let mut s = restarting();
+    gui(&mut s, "uci");
+    engine(&mut s, "uciok");
+    gui(&mut s, "setoption name Hash value 64");
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go depth 1");
+    engine(&mut s, "bestmove e2e4");
+    gui(&mut s, "go depth 1");
+    exit(&mut s);
+    start(&mut s);
+    engine(&mut s, "uciok");
+    engine(&mut s, "readyok");
+    gui(&mut s, "go depth 1");
+    let second = exit(&mut s);
+    assert!(!to_gui(&second).iter().any(|l| l.contains("not restored")));
+    start(&mut s);
+    let replay = engine(&mut s, "uciok");
+    assert!(to_engine(&replay).contains(&"setoption name Hash value 64\n".to_owned()));
+}
