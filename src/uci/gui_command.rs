@@ -132,9 +132,12 @@ pub fn is_canonical(line: &[u8], cmd: UciCommand) -> bool {
     if !cmd.takes_arguments() {
         return body == cmd.word().as_bytes();
     }
+    // One comparison a byte in the common case (a byte above the space).
     let mut after_space = true; // no leading space
     for &b in body {
-        if b == b' ' {
+        if b > b' ' {
+            after_space = false;
+        } else if b == b' ' {
             if after_space {
                 return false;
             }
