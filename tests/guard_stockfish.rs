@@ -107,6 +107,16 @@ impl Client {
     }
 }
 
+/// The live engine of the fenguard process `pid`, asked each time it is called.
+fn engine_of(pid: u32) -> impl Fn() -> u32 {
+    move || {
+        children(pid)
+            .into_iter()
+            .find(|&p| alive(p))
+            .expect("Stockfish runs")
+    }
+}
+
 /// `words` joined by single spaces, with `sep` put in gap `at` instead (0: before the first).
 fn spelled(words: &[&str], at: usize, sep: &str) -> String {
     let mut line = String::new();
@@ -130,13 +140,7 @@ fn kingless_position_behind_odd_whitespace_never_reaches_stockfish_through_the_p
     let Some(mut gui) = Gui::stockfish_ready("guard-sf-kingless", toml) else {
         return;
     };
-    let proxy_pid = gui.proxy.child.id();
-    let engine = move || {
-        children(proxy_pid)
-            .into_iter()
-            .find(|&p| alive(p))
-            .expect("Stockfish runs")
-    };
+    let engine = engine_of(gui.proxy.child.id());
     let pid = engine();
     let words = [
         "position",
@@ -247,10 +251,7 @@ fn file_options_and_stockfish_commands_never_reach_a_served_stockfish() {
 fn searching_threads(served: &Served, client: &mut Client) -> u64 {
     client.send(b"position startpos\ngo infinite\n");
     client.read_until("info depth 5");
-    let engine = children(served.child.id())
-        .into_iter()
-        .find(|&p| alive(p))
-        .expect("an engine");
+    let engine = engine_of(served.child.id())();
     let threads = status_field(engine, "Threads:");
     client.send(b"stop\n");
     client.read_until("bestmove");
@@ -299,13 +300,7 @@ fn kingless_position_behind_a_mib_of_whitespace_never_reaches_stockfish() {
     let Some(mut gui) = Gui::stockfish_ready("guard-sf-padded", "") else {
         return;
     };
-    let proxy_pid = gui.proxy.child.id();
-    let engine = move || {
-        children(proxy_pid)
-            .into_iter()
-            .find(|&p| alive(p))
-            .expect("Stockfish runs")
-    };
+    let engine = engine_of(gui.proxy.child.id());
     let pid = engine();
     for pad in [b' ', b'\t', 0x0b] {
         let mut line = vec![pad; 1 << 20];

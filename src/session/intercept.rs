@@ -48,10 +48,16 @@ pub(super) fn restore_raw(record: &mut PositionRecord, original: &[u8]) {
 }
 
 impl Session {
-    /// A GUI `position` line in canonical form (`line`; `original` as the GUI sent it):
+    /// A GUI `position` line in canonical form (`line`; `original` as the GUI sent it, when
+    /// that differs):
     /// checked, then forwarded (canonical or as given) or rejected. The record keeps the
     /// GUI's line as `raw`, its diagnostics' spans pointing into it.
-    pub(super) fn on_position(&mut self, out: &mut Vec<Action>, line: Bytes, original: &[u8]) {
+    pub(super) fn on_position(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: Bytes,
+        original: Option<&[u8]>,
+    ) {
         if !self.rules.checked() {
             self.on_unchecked_position(out, line, original);
             return;
@@ -59,7 +65,7 @@ impl Session {
         let mut outcome =
             self.position_memo
                 .process(&line, &self.settings.positions, &self.c960, &self.rules);
-        if *original != *line {
+        if let Some(original) = original {
             restore_raw(&mut outcome.record, original);
         }
         if outcome.enable_chess960 {

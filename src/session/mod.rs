@@ -281,11 +281,11 @@ impl Session {
         let command = UciCommand::from_word(word);
         self.gui_crlf = line.ends_with(b"\r\n");
         // What the engine reads is what fenguard judges: a UCI command is judged and sent in
-        // its canonical form (SPEC section 12); `original` is kept for the position log.
-        let original = line;
-        let line = match command.and_then(|c| canonical_line(&original, c)) {
-            Some(canonical) => Bytes::from(canonical),
-            None => original.clone(),
+        // its canonical form (SPEC section 12); the GUI's own line is kept for the position
+        // log when it differs (`original`).
+        let (line, original) = match command.and_then(|c| canonical_line(&line, c)) {
+            Some(canonical) => (Bytes::from(canonical), Some(line)),
+            None => (line, None),
         };
         match command {
             // Arguments with a NUL: C and C++ engines would read different commands.
@@ -300,7 +300,7 @@ impl Session {
                     out.push(Action::StartQuitGrace);
                 }
             }
-            Some(UciCommand::Position) => self.on_position(&mut out, line, &original),
+            Some(UciCommand::Position) => self.on_position(&mut out, line, original.as_deref()),
             Some(UciCommand::Go) => self.on_go(&mut out, line, now),
             Some(UciCommand::Stop | UciCommand::PonderHit) => self.on_stop(&mut out, line, now),
             Some(UciCommand::SetOption) => {

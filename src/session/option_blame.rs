@@ -86,6 +86,21 @@ impl Suspects {
     }
 }
 
+impl super::restart::Restart {
+    /// Option `key` (lower-case name) is no longer restored by restarts: its line as sent
+    /// (without terminator) and its name as the GUI wrote it, `None` when it was not set.
+    pub(super) fn forget_option(&mut self, key: &[u8]) -> Option<(String, String)> {
+        let at = self.options.iter().position(|(k, _)| *k == key)?;
+        let (_, line) = self.options.remove(at);
+        let text = String::from_utf8_lossy(split_terminator(&line).0).into_owned();
+        let name = parse_setoption(&line).map_or_else(
+            || text.clone(),
+            |o| String::from_utf8_lossy(o.name).into_owned(),
+        );
+        Some((text, name))
+    }
+}
+
 /// Most suspects remembered.
 const MAX_SUSPECTS: usize = 64;
 
@@ -131,15 +146,9 @@ impl Session {
         };
         r.barrier.clear();
         r.suspects.remove(&tested);
-        let Some(at) = r.options.iter().position(|(k, _)| *k == tested) else {
+        let Some((text, name)) = r.forget_option(&tested) else {
             return;
         };
-        let (_, line) = r.options.remove(at);
-        let text = String::from_utf8_lossy(split_terminator(&line).0).into_owned();
-        let name = parse_setoption(&line).map_or_else(
-            || text.clone(),
-            |o| String::from_utf8_lossy(o.name).into_owned(),
-        );
         out.push(Action::Log(
             Level::WARN,
             format!("engine exited right after the replayed `{text}`: not restored any more"),

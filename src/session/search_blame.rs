@@ -20,9 +20,7 @@
 
 use tracing::Level;
 
-use super::position::split_terminator;
 use super::{Action, Session};
-use crate::uci::parse_setoption;
 
 /// The options a search death may be blamed on.
 #[derive(Debug, Default)]
@@ -73,16 +71,9 @@ impl Session {
         let searching = self.owed.searches().any(|s| s.own.is_none());
         let guilty = self.restart.search_suspects.on_failure(searching);
         for key in guilty {
-            let r = &mut self.restart;
-            let Some(at) = r.options.iter().position(|(k, _)| *k == key) else {
+            let Some((text, name)) = self.restart.forget_option(&key) else {
                 continue;
             };
-            let (_, line) = r.options.remove(at);
-            let text = String::from_utf8_lossy(split_terminator(&line).0).into_owned();
-            let name = parse_setoption(&line).map_or_else(
-                || text.clone(),
-                |o| String::from_utf8_lossy(o.name).into_owned(),
-            );
             out.push(Action::Log(
                 Level::WARN,
                 format!(

@@ -123,11 +123,14 @@ impl Session {
         &mut self,
         out: &mut Vec<Action>,
         line: Bytes,
-        original: &[u8],
+        original: Option<&[u8]>,
     ) {
         let (body, _) = super::position::split_terminator(&line);
         let sent = String::from_utf8_lossy(body).into_owned();
-        let raw = String::from_utf8_lossy(super::position::split_terminator(original).0);
+        let raw = original.map_or_else(
+            || sent.clone(),
+            |o| String::from_utf8_lossy(super::position::split_terminator(o).0).into_owned(),
+        );
         let mut diagnostics = Vec::new();
         if !std::mem::replace(&mut self.variant_noted, true) {
             let name = self.rules.record_name().unwrap_or_default();
@@ -145,7 +148,7 @@ impl Session {
         self.current = None;
         self.rejected = false;
         let mut record = PositionRecord::unread(
-            raw.into_owned(),
+            raw,
             Verdict::Unchecked,
             self.c960.engine_on(),
             self.rules.record_name(),
