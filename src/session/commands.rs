@@ -36,7 +36,7 @@ use tracing::Level;
 
 use super::owed::Entry;
 use super::{Action, Session, first_token};
-use crate::uci::{SetOption, UciCommand, parse_option, splice, tokens};
+use crate::uci::{SetOption, UciCommand, hidden_command, parse_option, splice, tokens};
 
 /// `[guard] commands`: which GUI commands reach the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -113,14 +113,12 @@ impl Session {
     }
 
     /// A GUI line that is not a UCI command: relayed byte for byte, or refused under
-    /// [`Commands::Uci`]. A first token that is a UCI command up to a NUL (`isready\0`) is
-    /// not sent at all: a C engine would read that command, a C++ engine another word.
+    /// [`Commands::Uci`]. A line in which some engine would still read a UCI command
+    /// ([`hidden_command`]: `isready\0`, `x\rposition ...`) is not sent at all.
     pub(super) fn on_other_command(&mut self, out: &mut Vec<Action>, line: Bytes) {
-        let word = first_token(&line);
-        if let Some(nul) = word.iter().position(|&b| b == 0)
-            && let Some(command) = UciCommand::from_word(&word[..nul])
-        {
-            self.not_sent(out, &line, Some(command), "a NUL byte in it");
+        if let Some(command) = hidden_command(&line) {
+            let why = "a NUL or a lone \\r before a UCI command in it";
+            self.not_sent(out, &line, Some(command), why);
             return;
         }
         if self.commands == Commands::Any {

@@ -203,6 +203,31 @@ pub fn overlong_command(piece: &[u8]) -> Option<Option<UciCommand>> {
     (command.is_some() || grows).then_some(command)
 }
 
+/// The UCI command some engine would still read in a line whose first token is no UCI
+/// command, so that the line must not be relayed unjudged:
+/// - its first token is a command word up to a NUL (`isready\0`): a C engine (`fgets` +
+///   `strcmp`) ends the line at the NUL;
+/// - a part after a `\r` inside the line (not its final `\r\n`) starts with a command word
+///   (`x\rposition fen 8/8/8/8/8/8/8/8 w - - 0 1`): an engine reading with universal newlines
+///   (Python's text-mode `sys.stdin`, `input()`) ends a line at a lone `\r`.
+///
+/// ```
+/// use fenguard::uci::{UciCommand, hidden_command};
+/// assert_eq!(hidden_command(b"isready\0\n"), Some(UciCommand::IsReady));
+/// assert_eq!(hidden_command(b"x\rposition startpos\n"), Some(UciCommand::Position));
+/// assert_eq!(hidden_command(b"flip\r\n"), None);
+/// assert_eq!(hidden_command(b"info \xff\r\n"), None);
+/// ```
+pub fn hidden_command(line: &[u8]) -> Option<UciCommand> {
+    let body = line.strip_suffix(b"\n").unwrap_or(line);
+    let body = body.strip_suffix(b"\r").unwrap_or(body);
+    body.split(|&b| b == b'\r').find_map(|part| {
+        let word = tokens(part).next()?.text;
+        let word = word.split(|&b| b == 0).next().unwrap_or_default();
+        UciCommand::from_word(word)
+    })
+}
+
 /// Whether a canonical line holds a NUL byte (see the module docs).
 pub fn holds_nul(canonical: &[u8]) -> bool {
     canonical.contains(&0)

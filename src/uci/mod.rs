@@ -41,7 +41,8 @@ pub use command::{
 pub use diag::{MoveCode, MoveDiagnostic, Severity};
 pub use engine_line::{MoveField, MoveSequence, engine_move_sequences, splice};
 pub use gui_command::{
-    UciCommand, canonical_line, holds_nul, is_canonical, map_canonical_offset, overlong_command,
+    UciCommand, canonical_line, hidden_command, holds_nul, is_canonical, map_canonical_offset,
+    overlong_command,
 };
 pub use moves::{
     MovesOutcome, check_bestmove, play_moves, play_moves_from, rewrite_engine_line,

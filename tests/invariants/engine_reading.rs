@@ -10,7 +10,8 @@
 //!
 //! [`check_line`] feeds one GUI line to a fresh session and checks, for every line the session
 //! writes to the engine:
-//! - it is one line: its only `\n` ends it;
+//! - it is one line: its only `\n` ends it, and no engine that ends lines at a lone `\r`
+//!   (Python's universal newlines) reads a UCI command in a line relayed as it is;
 //! - when either engine kind would read a UCI command from it, both kinds read the same tokens,
 //!   and fenguard dispatched that same command (no UCI command reaches the engine that
 //!   fenguard did not read as one);
@@ -155,6 +156,16 @@ pub fn check_line(s: &mut Session, line: &[u8], guarded: bool, commands: Command
                 "the engine reads {word:?}, fenguard dispatched {dispatched:?}: {line:?} -> {out:?}"
             );
         } else {
+            // An engine that ends lines at a lone `\r` (universal newlines) reads no command.
+            let body = out.strip_suffix(b"\n").unwrap_or(out);
+            let body = body.strip_suffix(b"\r").unwrap_or(body);
+            for part in body.split(|&b| b == b'\r') {
+                let t = c_tokens(part);
+                assert!(
+                    !is_uci_word(t.first()),
+                    "a lone \\r hides a command: {out:?}"
+                );
+            }
             assert!(
                 !strict,
                 "only UCI commands reach a strict engine: {line:?} -> {out:?}"

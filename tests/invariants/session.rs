@@ -163,9 +163,9 @@ fn expected_sent(line: &[u8]) -> Vec<u8> {
     }
 }
 
-/// A GUI line fenguard does not send because of a NUL (SPEC 12): a UCI command with a NUL in
-/// its arguments (not `position`: that one is judged), or a first token that is a UCI command
-/// up to a NUL. Gives the command.
+/// A GUI line fenguard does not send because of a NUL or a lone `\r` (SPEC 12): a UCI command
+/// with a NUL in its arguments (not `position`: that one is judged), or a line in which some
+/// engine would still read a UCI command. Gives the command.
 fn unsent_for_nul(line: &[u8]) -> Option<UciCommand> {
     let word = first_token(line);
     if let Some(c) = UciCommand::from_word(word) {
@@ -173,8 +173,8 @@ fn unsent_for_nul(line: &[u8]) -> Option<UciCommand> {
         return (c.takes_arguments() && c != UciCommand::Position && sent.contains(&0))
             .then_some(c);
     }
-    let nul = word.iter().position(|&b| b == 0)?;
-    UciCommand::from_word(&word[..nul])
+    // A command some engine would still read (up to a NUL, after a lone `\r`).
+    fenguard::uci::hidden_command(line)
 }
 
 fn terminator(line: &[u8]) -> &[u8] {

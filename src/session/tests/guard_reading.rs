@@ -350,3 +350,15 @@ fn an_overlong_isready_is_answered_readyok() {
     assert!(to_engine(&out).is_empty());
     assert!(to_gui(&out).contains(&"readyok\n".to_owned()), "{out:?}");
 }
+
+#[test]
+fn a_command_behind_a_lone_cr_is_not_relayed() {
+    // An engine reading with universal newlines (Python's `input()`) ends a line at `\r`.
+    let mut s = Session::new(false);
+    let out = s.on_gui_line(Bytes::from_static(
+        b"x\rposition fen 8/8/8/8/8/8/8/8 w - - 0 1\n",
+    ));
+    assert!(to_engine(&out).is_empty(), "{out:?}");
+    let out = s.on_gui_line(Bytes::from_static(b"flip\r\n"));
+    assert_eq!(to_engine(&out), vec!["flip\r\n"]);
+}
