@@ -16,11 +16,12 @@
 use bytes::Bytes;
 use tracing::Level;
 
+use super::guard::Judged;
 use super::position::{ENABLE_CHESS960, Outcome};
 use super::record::{DiagnosticRecord, Event, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::config::OnInvalid;
-use crate::uci::{map_canonical_offset, parse_setoption, splice};
+use crate::uci::{SetOption, map_canonical_offset, parse_setoption, splice};
 
 /// The errors a rejection names: under `repair`, those without a safe repair (all when every
 /// error has one, e.g. a repair that failed); otherwise all.
@@ -159,14 +160,32 @@ impl Session {
         }
     }
 
-    /// A GUI `setoption`: fenguard's own options are applied and not forwarded; a
-    /// `UCI_Chess960` value is noted and forwarded; anything else is forwarded.
+    /// A GUI `setoption` (canonical), read once: judged by the guard ([`super::guard`]), then
+    /// fenguard's own options are applied and not forwarded; a `UCI_Chess960` value is noted
+    /// and forwarded; anything else is forwarded.
     pub(super) fn on_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) {
         let Some(opt) = parse_setoption(&line) else {
-            self.forward_to_engine(out, line);
+            self.unreadable_setoption(out, &line);
             return;
         };
-        match self.settings.apply(&opt) {
+        match self.judge_setoption(out, &line, &opt) {
+            Judged::Refused => {}
+            Judged::Unchanged => {
+                self.timers.slow_pending = true;
+                self.apply_setoption(out, &line, &opt);
+            }
+            Judged::Edited(edited) => {
+                self.timers.slow_pending = true;
+                if let Some(opt) = parse_setoption(&edited) {
+                    self.apply_setoption(out, &edited, &opt);
+                }
+            }
+        }
+    }
+
+    /// A judged `setoption` (`line`, read as `opt`): applied, noted and forwarded.
+    fn apply_setoption(&mut self, out: &mut Vec<Action>, line: &Bytes, opt: &SetOption<'_>) {
+        match self.settings.apply(opt) {
             Ok(Some(done)) => {
                 out.push(Action::Log(Level::INFO, done));
                 return;
@@ -178,7 +197,7 @@ impl Session {
             }
             Ok(None) => {}
         }
-        if let Some(rules) = super::variant::selected_by(&opt, &self.rules) {
+        if let Some(rules) = super::variant::selected_by(opt, &self.rules) {
             self.select_rules(out, rules);
         }
         let mut sent = line.clone();
@@ -190,7 +209,7 @@ impl Session {
                     // the engine gets the value fenguard acts on, in the UCI spec's spelling.
                     let word: &[u8] = if value { b"true" } else { b"false" };
                     if line[span.clone()] != *word {
-                        sent = Bytes::from(splice(&line, &[(span, word.to_vec())]).into_owned());
+                        sent = Bytes::from(splice(line, &[(span, word.to_vec())]).into_owned());
                     }
                 }
                 _ => out.push(Action::Log(

@@ -15,9 +15,10 @@ use super::game_moves::{check_bestmove, rewrite_engine_line, translate_searchmov
 use super::owed::{Answer, Entry};
 use super::position::{lossy, move_diag, split_terminator};
 use super::record::{Event, SearchRecord};
-use super::{Action, Session, first_token};
+use super::timers::Timer;
+use super::{Action, Session};
 use crate::config::OnInvalid;
-use crate::uci::{MoveCode, Severity, parse_go, splice, tokens};
+use crate::uci::{MoveCode, Severity, UciCommand, parse_go, splice, tokens};
 
 /// An open search.
 #[derive(Debug, Clone)]
@@ -102,7 +103,7 @@ impl Session {
     /// or `ponderhit` for `go infinite` / `go ponder`), else forwarded with `searchmoves`
     /// checked and translated. A `go infinite` still held is answered first. `go perft` is
     /// not a search (see [`Session::on_go_perft`]).
-    pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+    pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Instant) {
         let (body, _) = split_terminator(&line);
         if is_perft(body) {
             self.on_go_perft(out, line);
@@ -125,7 +126,7 @@ impl Session {
         let mut search = Search {
             position_seq: self.position_seq,
             go: lossy(body),
-            started: now,
+            started: Some(now),
             root: self.current.clone(),
             own: None,
             stopped: false,
@@ -231,7 +232,13 @@ impl Session {
 
     /// `stop` / `ponderhit`: ends a held `go` that fenguard answers (the line is not
     /// forwarded), else forwards the line.
-    pub(super) fn on_stop(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+    pub(super) fn on_stop(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: Bytes,
+        command: UciCommand,
+        now: Instant,
+    ) {
         let held = self
             .owed
             .searches_mut()
@@ -241,14 +248,14 @@ impl Session {
             Some(own) => own.held = false,
             None => {
                 // After `stop`, the engine owes its `bestmove` at once: time it like `readyok`.
-                if first_token(&line) == b"stop" {
+                if command == UciCommand::Stop {
                     let mut owed = false;
                     for s in self.owed.searches_mut().filter(|s| s.own.is_none()) {
                         s.stopped = true;
                         owed = true;
                     }
                     if owed {
-                        self.restart.on_stop(now);
+                        self.timers.on_stop(now);
                     }
                 }
                 self.forward_to_engine(out, line);
@@ -262,7 +269,7 @@ impl Session {
         &mut self,
         out: &mut Vec<Action>,
         search: Search,
-        now: Option<Instant>,
+        now: Instant,
     ) {
         let crlf = search.own.as_ref().is_some_and(|o| o.crlf);
         let best = match search.own.as_ref().is_some_and(|o| o.no_move) {
@@ -271,7 +278,14 @@ impl Session {
         };
         let end = if crlf { "\r\n" } else { "\n" };
         self.forward_to_gui(out, Bytes::from(format!("bestmove {best}{end}")));
-        self.record_search(out, search, Some(best.to_owned()), None, now, Vec::new());
+        self.record_search(
+            out,
+            search,
+            Some(best.to_owned()),
+            None,
+            Some(now),
+            Vec::new(),
+        );
     }
 
     /// The position the engine's moves start from: the oldest search the engine owes a
@@ -284,11 +298,11 @@ impl Session {
     }
 
     /// An `info` line while the notations differ: castling moves rewritten.
-    pub(super) fn on_info(&mut self, out: &mut Vec<Action>, line: Bytes) {
+    pub(super) fn on_info(&mut self, out: &mut Vec<Action>, line: &Bytes) {
         let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
         let mut relay = line.clone();
         if let Some(root) = self.root() {
-            let (rewritten, diags) = rewrite_engine_line(&line, root, engine, gui);
+            let (rewritten, diags) = rewrite_engine_line(line, root, engine, gui);
             for d in diags {
                 out.push(Action::Log(Level::DEBUG, d.to_string()));
             }
@@ -301,19 +315,19 @@ impl Session {
 
     /// The engine's `bestmove`: rewritten while the notations differ, checked in the searched
     /// position, relayed, and the search record closed.
-    pub(super) fn on_bestmove(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+    pub(super) fn on_bestmove(&mut self, out: &mut Vec<Action>, line: &Bytes, now: Instant) {
         let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
         let mut relay = line.clone();
         let mut diags = Vec::new();
         if let Some(root) = self.root() {
             if gui != engine {
-                let (rewritten, found) = rewrite_engine_line(&line, root, engine, gui);
+                let (rewritten, found) = rewrite_engine_line(line, root, engine, gui);
                 diags.extend(found.iter().map(move_diag));
                 if let Cow::Owned(bytes) = rewritten {
                     relay = Bytes::from(bytes);
                 }
             }
-            diags.extend(check_bestmove(&line, root, engine).iter().map(move_diag));
+            diags.extend(check_bestmove(line, root, engine).iter().map(move_diag));
         }
         for d in &diags {
             let level = if d.is_error() {
@@ -334,13 +348,13 @@ impl Session {
         };
         self.forward_to_gui(out, relay);
         if let Some(Entry::Search(search)) = self.owed.answered(Answer::Bestmove) {
-            self.record_search(out, search, best, ponder, now, diags);
+            self.record_search(out, search, best, ponder, Some(now), diags);
         }
-        self.restart.on_bestmove();
+        self.timers.stop(Timer::Bestmove);
         // A later search already stopped (stop, go, stop before the first bestmove): its
         // bestmove is due from now.
         if self.owed.searches().any(|s| s.own.is_none() && s.stopped) {
-            self.restart.on_stop(now);
+            self.timers.on_stop(now);
         }
     }
 

@@ -39,7 +39,7 @@ pub use command::{
     parse_check_value, parse_go, parse_option, parse_position, parse_setoption,
 };
 pub use diag::{MoveCode, MoveDiagnostic, Severity};
-pub use engine_line::{MoveField, MoveSequence, engine_move_sequences, splice};
+pub use engine_line::{EngineLine, MoveField, MoveSequence, engine_move_sequences, splice};
 pub use gui_command::{
     UciCommand, canonical_line, hidden_command, holds_nul, is_canonical, map_canonical_offset,
     overlong_command,
