@@ -33,7 +33,7 @@ impl Session {
             self.inbox.push(Held::Line(line, command, now));
             return Vec::new();
         }
-        let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
+        let mut out = Vec::with_capacity(2 + 2 * usize::from(self.transcript));
         let at = self.owed.entries.len();
         self.transcribe(&mut out, Direction::FromGui, &line);
         self.restart.suspects.on_gui_command(command);

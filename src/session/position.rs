@@ -45,8 +45,15 @@ pub fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
     line.split_at(body_len)
 }
 
-/// The move tokens as one space-separated string.
-pub(super) fn joined(moves: &[Token<'_>]) -> Moves {
+/// The move tokens (of `line`) as one space-separated string: one copy of `line`'s bytes
+/// when they are single-spaced there already (a canonical line).
+pub(super) fn joined(line: &[u8], moves: &[Token<'_>]) -> Moves {
+    let single_spaced = moves
+        .windows(2)
+        .all(|w| w[1].span.start == w[0].span.end + 1 && line[w[0].span.end] == b' ');
+    if let (Some(first), Some(last), true) = (moves.first(), moves.last(), single_spaced) {
+        return Moves(lossy(&line[first.span.start..last.span.end]));
+    }
     let mut text = String::with_capacity(moves.len() * 5);
     for t in moves {
         if !text.is_empty() {
@@ -170,7 +177,7 @@ pub(super) fn process_command(
         }
     };
     let record = &mut outcome.record;
-    record.moves_in = joined(&cmd.moves);
+    record.moves_in = joined(cmd.line, &cmd.moves);
     let start = start_position(&cmd, config, c960, rules, record);
     let mut engine_on = c960.engine_on();
     if !engine_on && start.as_ref().is_some_and(Game::needs_chess960) {

@@ -161,7 +161,7 @@ impl Memo {
                 record.verdict = verdict;
                 record.diagnostics = all;
             }
-            extend_moves(&mut record.moves_in, &joined(new).0);
+            extend_moves(&mut record.moves_in, &joined(cmd.line, new).0);
             let mut written = Vec::with_capacity(played.moves.len() * 5);
             for m in &played.moves {
                 if !written.is_empty() {

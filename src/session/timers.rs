@@ -186,3 +186,70 @@ impl Timers {
         self.pings = 0;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    fn table() -> Timers {
+        Timers::new(&RestartPolicy {
+            startup_timeout: 30_000 * MS,
+            ping_timeout: 10_000 * MS,
+            ..RestartPolicy::default()
+        })
+    }
+
+    #[test]
+    fn the_next_deadline_is_the_earliest_armed_one() {
+        let t0 = Instant::now();
+        let mut t = table();
+        assert_eq!(t.next(), None);
+        t.on_uci(t0);
+        t.on_isready(t0 + MS, false);
+        assert_eq!(t.next(), Some(t0 + MS + 10_000 * MS));
+        assert_eq!(t.expired(t0 + 10_001 * MS), Some(Timer::Readyok));
+        assert_eq!(
+            t.expired(t0 + 30_000 * MS),
+            Some(Timer::Uciok),
+            "reported first"
+        );
+        t.on_readyok(t0 + 2 * MS);
+        assert_eq!(t.next(), Some(t0 + 30_000 * MS));
+    }
+
+    #[test]
+    fn an_isready_while_uciok_is_awaited_is_not_timed() {
+        let t0 = Instant::now();
+        let mut t = table();
+        t.on_isready(t0, true);
+        assert_eq!(t.next(), None);
+        t.on_uciok(t0 + MS);
+        assert_eq!(t.get(Timer::Readyok), Some(t0 + MS + 10_000 * MS));
+    }
+
+    #[test]
+    fn a_pending_setoption_gives_readyok_the_startup_timeout() {
+        let t0 = Instant::now();
+        let mut t = table();
+        t.slow_pending = true;
+        t.on_isready(t0, false);
+        assert_eq!(t.next(), Some(t0 + 30_000 * MS));
+        t.on_readyok(t0);
+        assert!(!t.slow_pending);
+    }
+
+    #[test]
+    fn deferring_moves_only_earlier_deadlines() {
+        let t0 = Instant::now();
+        let mut t = table();
+        t.on_uci(t0);
+        t.on_stop(t0);
+        t.defer(t0 + 20_000 * MS);
+        assert_eq!(t.get(Timer::Bestmove), Some(t0 + 20_000 * MS));
+        assert_eq!(t.get(Timer::Uciok), Some(t0 + 30_000 * MS));
+        t.on_exit();
+        assert_eq!(t.next(), None);
+    }
+}

@@ -6,6 +6,7 @@ mod engine_end;
 mod guard_reading;
 mod handshake;
 mod hostile;
+mod inputs;
 mod option_blame;
 mod options;
 mod order;
