@@ -19,10 +19,12 @@
 //!
 //! ```
 //! use bytes::Bytes;
-//! use fenguard::session::{Action, Commands, Session};
+//! use fenguard::session::{Action, Commands, Input, Session};
+//! use std::time::Instant;
 //!
 //! let mut session = Session::new(false).with_commands(Commands::Uci);
-//! let out = session.on_gui_line(Bytes::from_static(b"export_net /tmp/x.nnue\n"));
+//! let line = Bytes::from_static(b"export_net /tmp/x.nnue\n");
+//! let out = session.handle(Input::GuiLine(line), Instant::now());
 //! let refusal = Bytes::from_static(b"info string fenguard: command not allowed: export_net\n");
 //! assert!(out.contains(&Action::ToGui(refusal)));
 //! assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));

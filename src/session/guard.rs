@@ -3,11 +3,13 @@
 //!
 //! ```
 //! use bytes::Bytes;
-//! use fenguard::session::{Action, Guard, Session};
+//! use fenguard::session::{Action, Guard, Input, Session};
+//! use std::time::Instant;
 //!
 //! let guard = Guard::new(&["Hash".to_owned()], Some(4), Some(256));
 //! let mut session = Session::new(false).with_guard(guard);
-//! let out = session.on_gui_line(Bytes::from_static(b"setoption name EvalFile value /etc/shadow\n"));
+//! let line = Bytes::from_static(b"setoption name EvalFile value /etc/shadow\n");
+//! let out = session.handle(Input::GuiLine(line), Instant::now());
 //! let refusal = Bytes::from_static(b"info string fenguard: option not allowed: EvalFile\n");
 //! assert!(out.contains(&Action::ToGui(refusal)));
 //! assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));

@@ -228,6 +228,8 @@ pub(super) fn process_command(
         (Verdict::Valid | Verdict::Repaired, Some(start)) => {
             record.chess960 = engine_on;
             let mut sent = Vec::with_capacity(line.len() + 32);
+            // Where the FEN sent is in `sent` (`None`: `startpos`).
+            let mut fen_at = None;
             if cmd.start == PositionStart::Startpos {
                 sent.extend_from_slice(b"position startpos");
                 record.fen_out = Some("startpos".to_owned());
@@ -239,7 +241,7 @@ pub(super) fn process_command(
                     ep_mode(config),
                     &mut sent,
                 );
-                record.fen_out = Some(lossy(&sent[at..]));
+                fen_at = Some(at..sent.len());
             }
             let moves_at = sent.len() + b" moves ".len();
             let (translated, given): (&[Written], &[Token<'_>]) = match &engine_moves {
@@ -257,10 +259,23 @@ pub(super) fn process_command(
                 sent.push(b' ');
                 sent.extend_from_slice(t.text);
             }
-            if sent.len() > moves_at {
-                record.moves_out = Moves(lossy(&sent[moves_at..]));
+            // One reading of `sent` as text for the record's three parts of it (every part
+            // ends before a space fenguard wrote, so the slices are on character boundaries).
+            let (text, utf8) = match std::str::from_utf8(&sent) {
+                Ok(text) => (text.to_owned(), true),
+                Err(_) => (String::from_utf8_lossy(&sent).into_owned(), false),
+            };
+            let part = |range: std::ops::Range<usize>| match utf8 {
+                true => text[range].to_owned(),
+                false => lossy(&sent[range]),
+            };
+            if let Some(range) = fen_at {
+                record.fen_out = Some(part(range));
             }
-            record.sent = Some(lossy(&sent));
+            if sent.len() > moves_at {
+                record.moves_out = Moves(part(moves_at..sent.len()));
+            }
+            record.sent = Some(text);
             sent.extend_from_slice(term);
             outcome.sent = Some(sent);
             if outcome.enable_chess960 {
