@@ -235,7 +235,10 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
+    use crate::session::Input;
 
     fn b(s: &'static [u8]) -> Bytes {
         Bytes::from_static(s)
@@ -253,7 +256,10 @@ mod tests {
     #[test]
     fn refused_option_is_answered_and_not_forwarded() {
         let mut s = guarded();
-        let out = s.on_gui_line(b(b"setoption name Debug Log File value /tmp/x\n"));
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name Debug Log File value /tmp/x\n")),
+            Instant::now(),
+        );
         let engine: Vec<_> = out
             .iter()
             .filter(|a| matches!(a, Action::ToEngine(_)))
@@ -267,9 +273,12 @@ mod tests {
     #[test]
     fn session_goes_on_after_a_refusal() {
         let mut s = guarded();
-        s.on_gui_line(b(b"setoption name EvalFile value nn.bin\n"));
+        s.handle(
+            Input::GuiLine(b(b"setoption name EvalFile value nn.bin\n")),
+            Instant::now(),
+        );
         assert_eq!(
-            s.on_gui_line(b(b"isready\n")),
+            s.handle(Input::GuiLine(b(b"isready\n")), Instant::now()),
             vec![Action::ToEngine(b(b"isready\n"))]
         );
     }
@@ -278,15 +287,24 @@ mod tests {
     fn allowed_option_is_forwarded_unchanged() {
         let mut s = guarded();
         let line = b(b"setoption name multipv value 3\n");
-        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+        assert_eq!(
+            s.handle(Input::GuiLine(line.clone()), Instant::now()),
+            vec![Action::ToEngine(line)]
+        );
     }
 
     #[test]
     fn uci_prefix_allows_uci_options_but_not_paths() {
         let mut s = guarded();
         let line = b(b"setoption name UCI_ShowWDL value true\n");
-        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
-        let out = s.on_gui_line(b(b"setoption name UCI_ShredderbasesPath value /\n"));
+        assert_eq!(
+            s.handle(Input::GuiLine(line.clone()), Instant::now()),
+            vec![Action::ToEngine(line)]
+        );
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name UCI_ShredderbasesPath value /\n")),
+            Instant::now(),
+        );
         assert_eq!(
             out,
             vec![
@@ -302,15 +320,24 @@ mod tests {
     #[test]
     fn option_the_engine_announced_as_string_is_refused() {
         let mut s = guarded();
-        s.on_engine_line(b(b"option name UCI_Opponent type string default\n"));
-        let out = s.on_gui_line(b(b"setoption name UCI_Opponent value GM Carlsen\n"));
+        s.handle(
+            Input::EngineLine(b(b"option name UCI_Opponent type string default\n")),
+            Instant::now(),
+        );
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name UCI_Opponent value GM Carlsen\n")),
+            Instant::now(),
+        );
         assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));
     }
 
     #[test]
     fn threads_above_the_cap_are_clamped_with_a_note() {
         let mut s = guarded();
-        let out = s.on_gui_line(b(b"setoption name Threads value 64\n"));
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name Threads value 64\n")),
+            Instant::now(),
+        );
         assert_eq!(
             out,
             vec![
@@ -329,24 +356,33 @@ mod tests {
     fn hash_within_the_cap_is_untouched() {
         let mut s = guarded();
         let line = b(b"setoption name Hash value 128\n");
-        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+        assert_eq!(
+            s.handle(Input::GuiLine(line.clone()), Instant::now()),
+            vec![Action::ToEngine(line)]
+        );
     }
 
     #[test]
     fn engine_announced_max_is_rewritten_to_the_cap() {
         let mut s = guarded();
-        let out = s.on_engine_line(b(
-            b"option name Hash type spin default 16 min 1 max 33554432\n",
-        ));
+        let out = s.handle(
+            Input::EngineLine(b(
+                b"option name Hash type spin default 16 min 1 max 33554432\n",
+            )),
+            Instant::now(),
+        );
         assert_eq!(
             out,
             vec![Action::ToGui(b(
                 b"option name Hash type spin default 16 min 1 max 256\n"
             ))]
         );
-        let out = s.on_engine_line(b(
-            b"option name Threads type spin default 8 min 1 max 1024\n",
-        ));
+        let out = s.handle(
+            Input::EngineLine(b(
+                b"option name Threads type spin default 8 min 1 max 1024\n",
+            )),
+            Instant::now(),
+        );
         assert_eq!(
             out,
             vec![Action::ToGui(b(
@@ -358,7 +394,10 @@ mod tests {
     #[test]
     fn fenguard_own_options_pass_the_guard() {
         let mut s = guarded();
-        let out = s.on_gui_line(b(b"setoption name fenguard OnInvalid value reject\n"));
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name fenguard OnInvalid value reject\n")),
+            Instant::now(),
+        );
         assert!(
             !out.iter().any(|a| matches!(a, Action::ToGui(_))),
             "{out:?}"
@@ -373,6 +412,9 @@ mod tests {
     fn without_a_guard_everything_is_forwarded() {
         let mut s = Session::new(false);
         let line = b(b"setoption name EvalFile value nn.bin\n");
-        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+        assert_eq!(
+            s.handle(Input::GuiLine(line.clone()), Instant::now()),
+            vec![Action::ToEngine(line)]
+        );
     }
 }

@@ -20,7 +20,9 @@ mod variants;
 mod variants_adapter;
 mod variants_checked;
 
+use crate::session::Input;
 use bytes::Bytes;
+use std::time::Instant;
 
 use super::{Action, Event, PositionRecord, SearchRecord, Session, Settings};
 use crate::config::PositionsConfig;
@@ -34,12 +36,18 @@ pub(super) fn session_with(change: impl FnOnce(&mut PositionsConfig)) -> Session
 
 /// Sends `line` (a `\n` is appended) from the GUI.
 pub(super) fn gui(s: &mut Session, line: &str) -> Vec<Action> {
-    s.on_gui_line(Bytes::from(format!("{line}\n")))
+    s.handle(
+        Input::GuiLine(Bytes::from(format!("{line}\n"))),
+        Instant::now(),
+    )
 }
 
 /// Sends `line` (a `\n` is appended) from the engine.
 pub(super) fn engine(s: &mut Session, line: &str) -> Vec<Action> {
-    s.on_engine_line(Bytes::from(format!("{line}\n")))
+    s.handle(
+        Input::EngineLine(Bytes::from(format!("{line}\n"))),
+        Instant::now(),
+    )
 }
 
 fn lines(actions: &[Action], engine: bool) -> Vec<String> {
