@@ -105,7 +105,8 @@ impl Session {
     /// not a search (see [`Session::on_go_perft`]).
     pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Instant) {
         let (body, _) = split_terminator(&line);
-        if is_perft(body) {
+        let go = parse_go(body);
+        if go.as_ref().is_some_and(|go| go.perft) {
             self.on_go_perft(out, line);
             return;
         }
@@ -113,7 +114,7 @@ impl Session {
         // `stop` / `ponderhit`, as an engine would (UCI: no `bestmove` before them).
         let mut own = OwnAnswer {
             crlf: self.gui_crlf,
-            held: tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder"),
+            held: go.as_ref().is_some_and(|go| go.waits_for_stop),
             no_move: false,
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
@@ -143,10 +144,15 @@ impl Session {
             return;
         }
         let mut sent = line.clone();
+        let listed = go.as_ref().and_then(|go| {
+            go.searchmoves_keyword
+                .as_ref()
+                .map(|_| go.searchmoves.len())
+        });
         if let Some(root) = self.current.clone()
-            && tokens(body).any(|t| t.text == b"searchmoves")
+            && let Some(listed) = listed
         {
-            match self.checked_searchmoves(out, &line, &root) {
+            match self.checked_searchmoves(out, &line, &root, listed) {
                 Ok(checked) => sent = checked,
                 Err(EmptyList { asked_empty }) => {
                     own.no_move = asked_empty;
@@ -176,7 +182,7 @@ impl Session {
     }
 
     /// The `go` line with its `searchmoves` checked in `root` and translated into the engine's
-    /// notation (SPEC 6: like the `moves` list). A move that is not legal there is reported
+    /// notation (SPEC 6: like the `moves` list; `listed` moves follow its `searchmoves`). A move that is not legal there is reported
     /// and, unless `on_invalid = "forward"`, removed from the list: an engine told to search an
     /// illegal move answers nonsense or crashes (public case R10). [`EmptyList`] when every
     /// listed move was removed: then no legal move is left to search and fenguard answers the
@@ -188,6 +194,7 @@ impl Session {
         out: &mut Vec<Action>,
         line: &Bytes,
         root: &Game,
+        listed: usize,
     ) -> Result<Bytes, EmptyList> {
         let on_invalid = self.settings.positions.on_invalid;
         let repair = on_invalid == OnInvalid::Repair;
@@ -213,7 +220,6 @@ impl Session {
                 Cow::Borrowed(_) => line.clone(),
             });
         }
-        let listed = parse_go(line).map_or(0, |go| go.searchmoves.len());
         if unusable.len() >= listed {
             let asked_empty = diags.iter().all(|d| d.code == MoveCode::NullMove);
             if asked_empty {
