@@ -143,9 +143,9 @@ mod unix {
     use super::link::{Heard, Link};
     use super::text_gate::{Blocked, TextGate};
     use super::*;
+    use crate::framing::{Frame, MAX_LINE};
     use crate::net::heartbeat::offer;
     use crate::net::keepalive::DeadPeer;
-    use crate::proxy::codec::{Frame, MAX_LINE};
     use crate::proxy::reader::read_frames;
     use crate::proxy::stdio::gui_stdio;
     use crate::serve::addr::Addr;

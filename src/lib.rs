@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod connect;
 pub mod fen;
+pub mod framing;
 pub mod logging;
 pub mod logview;
 #[cfg(unix)]

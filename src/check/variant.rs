@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::output::{Checker, DiagnosticRecord, Format, write_human_block};
 use super::{CheckArgs, Settings};
-use crate::proxy::codec::MAX_LINE;
+use crate::framing::MAX_LINE;
 use crate::variant::Variant;
 use crate::variant::board10::{Board10, Notation, Options, Variant10};
 

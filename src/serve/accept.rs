@@ -82,6 +82,7 @@ fn spoke(fd: i32) -> bool {
 /// Takes a pre-auth place for a connection in descriptor `fd`, or says to close it.
 fn enter(ctx: &Arc<Ctx>, ip: Option<IpAddr>, fd: i32) -> Option<Ticket> {
     let left = ctx
+        .spec
         .config
         .serve
         .max_sessions
@@ -111,7 +112,7 @@ pub(super) async fn accept_tcp(ctx: Arc<Ctx>, listener: TcpListener, tls: bool) 
             continue;
         };
         let _ = stream.set_nodelay(true);
-        if let Err(err) = ctx.config.serve.dead_peer().apply(&stream) {
+        if let Err(err) = ctx.spec.config.serve.dead_peer().apply(&stream) {
             tracing::warn!("connection {addr}: cannot set keepalive: {err}");
         }
         let peer = Peer {
@@ -246,7 +247,7 @@ async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: Peer, kind: Kind
             return;
         }
     };
-    let max = ctx.config.serve.max_sessions;
+    let max = ctx.spec.config.serve.max_sessions;
     if ctx.active.fetch_add(1, Ordering::SeqCst) >= max {
         ctx.active.fetch_sub(1, Ordering::SeqCst);
         let reason = format!("server busy (max_sessions {max} reached)");
