@@ -14,8 +14,9 @@ use tokio::net::{TcpListener, UnixListener};
 
 use super::admission::Ticket;
 use super::conn::{self, FirstLine, Socket};
-use super::daemon::{Ctx, LINGER};
+use super::daemon::Ctx;
 use super::first_line;
+use crate::net::tls_stream::TlsStream;
 
 /// Refusal reasons of clients that said nothing wrong (no delay grows from them).
 const CLOSED: &str = "closed before its first line";
@@ -170,7 +171,7 @@ pub(super) async fn accept_unix(ctx: Arc<Ctx>, listener: UnixListener) {
 
 /// A stream the daemon accepted, as the session will use it.
 trait Accepted: AsyncRead + AsyncWrite + Unpin + Send + 'static {
-    /// The blocking socket for the session (a TLS stream is bridged).
+    /// The blocking socket for the session.
     fn into_socket(self) -> std::io::Result<Socket>;
 }
 
@@ -192,11 +193,10 @@ impl Accepted for tokio::net::UnixStream {
 
 impl Accepted for tokio_rustls::server::TlsStream<tokio::net::TcpStream> {
     fn into_socket(self) -> std::io::Result<Socket> {
-        let (net_end, session_end) = std::os::unix::net::UnixStream::pair()?;
-        net_end.set_nonblocking(true)?;
-        let net_end = tokio::net::UnixStream::from_std(net_end)?;
-        tokio::spawn(super::tls::bridge(self, net_end, LINGER));
-        Ok(Socket::Unix(session_end))
+        let (tcp, conn) = self.into_inner();
+        let tcp = tcp.into_std()?;
+        tcp.set_nonblocking(false)?;
+        Ok(Socket::Tls(TlsStream::new(tcp, conn)?))
     }
 }
 

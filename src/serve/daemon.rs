@@ -26,7 +26,7 @@ use crate::token::Tokens;
 /// Longest a session's engine gets after its client went away or the daemon was told to stop.
 pub(super) const MAX_GRACE: Duration = Duration::from_millis(500);
 
-/// How long the TLS bridge keeps reading a client after its session ended.
+/// How long a TLS connection is still read (and dropped) after its session ended.
 pub(super) const LINGER: Duration = Duration::from_secs(5);
 
 /// What every connection task shares.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tracing::Instrument as _;
 
 use super::conn::{ConnReader, ConnState, ConnWriter, Socket};
-use super::daemon::Ctx;
+use super::daemon::{Ctx, LINGER};
 use crate::logging::session_id;
 use crate::poslog::PositionLog;
 use crate::proxy::relay::{self, Relay};
@@ -93,7 +93,7 @@ pub(super) async fn run(
         .run(reader, writer)
         .instrument(tracing::info_span!("session", id = %sid))
         .await;
-    closer.shutdown(Shutdown::Both);
+    closer.close(LINGER);
     ctx.open
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
