@@ -20,9 +20,20 @@ const READ_SIZE: usize = 18 * 1024;
 pub const CLOSE_NOTIFY_WAIT: Duration = Duration::from_millis(250);
 
 /// A handle on a TLS connection; clones share it ([`try_clone`](TlsStream::try_clone)).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct TlsStream {
     shared: Arc<Shared>,
+    /// This handle's buffer for network bytes (allocated at its first read).
+    raw: Vec<u8>,
+}
+
+impl Clone for TlsStream {
+    fn clone(&self) -> TlsStream {
+        TlsStream {
+            shared: Arc::clone(&self.shared),
+            raw: Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -62,6 +73,7 @@ impl TlsStream {
                 out: Mutex::new(tcp),
                 input,
             }),
+            raw: Vec::new(),
         };
         stream.send_pending()?;
         Ok(stream)
@@ -191,12 +203,13 @@ impl Read for TlsStream {
         if buf.is_empty() {
             return Ok(0);
         }
-        let mut raw = Vec::new();
+        let mut fresh = 0;
         loop {
             let mut send = false;
             {
                 let mut tls = lock(&self.shared.tls);
-                tls.pending.append(&mut raw);
+                tls.pending.extend_from_slice(&self.raw[..fresh]);
+                fresh = 0;
                 loop {
                     match tls.conn.reader().read(buf) {
                         Ok(n) => return Ok(n),
@@ -211,6 +224,9 @@ impl Read for TlsStream {
                     let Tls { conn, pending } = &mut *tls;
                     let mut unread = &pending[..];
                     let taken = conn.read_tls(&mut unread)?;
+                    if taken == 0 {
+                        return Err(io::Error::other("the TLS connection takes no more input"));
+                    }
                     pending.drain(..taken);
                     let processed = conn.process_new_packets();
                     send |= conn.wants_write();
@@ -228,15 +244,14 @@ impl Read for TlsStream {
                 self.send_pending()?;
                 continue;
             }
-            raw.resize(READ_SIZE, 0);
-            let n = loop {
-                match (&self.shared.input).read(&mut raw) {
+            self.raw.resize(READ_SIZE, 0);
+            fresh = loop {
+                match (&self.shared.input).read(&mut self.raw) {
                     Err(err) if err.kind() == ErrorKind::Interrupted => {}
                     other => break other?,
                 }
             };
-            raw.truncate(n);
-            if n == 0 {
+            if fresh == 0 {
                 let mut tls = lock(&self.shared.tls);
                 // The end of the network's bytes: the reader answers Ok(0) or UnexpectedEof.
                 let _ = tls.conn.read_tls(&mut &[][..]);
