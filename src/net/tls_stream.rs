@@ -283,3 +283,95 @@ impl Write for TlsStream {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::net::TcpListener;
+    use std::path::Path;
+
+    use super::*;
+
+    /// A server and a client `TlsStream` over loopback, with a fresh self-signed certificate.
+    fn pair() -> (TlsStream, TlsStream) {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("fenguard-tls-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let key = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+        let (cert, pem) = (dir.join("cert.pem"), dir.join("key.pem"));
+        std::fs::write(&cert, key.cert.pem()).unwrap();
+        std::fs::write(&pem, key.signing_key.serialize_pem()).unwrap();
+        let server_config = crate::serve::tls::server_config(&cert, &pem).unwrap();
+        let client_config = crate::serve::tls::client_config(Some(Path::new(&cert))).unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = listener.local_addr().unwrap();
+        let server = std::thread::spawn(move || {
+            let (mut tcp, _) = listener.accept().unwrap();
+            let mut conn = rustls::ServerConnection::new(server_config).unwrap();
+            while conn.is_handshaking() {
+                conn.complete_io(&mut tcp).unwrap();
+            }
+            TlsStream::new(tcp, conn).unwrap()
+        });
+        let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+        let conn = rustls::ClientConnection::new(client_config, name).unwrap();
+        let tcp = TcpStream::connect(at).unwrap();
+        let client = TlsStream::handshake(tcp, conn, Duration::from_secs(10)).unwrap();
+        let server = server.join().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        (server, client)
+    }
+
+    fn read_line(stream: &mut TlsStream) -> Vec<u8> {
+        let mut line = Vec::new();
+        let mut byte = [0u8; 1];
+        while line.last() != Some(&b'\n') {
+            assert_eq!(stream.read(&mut byte).unwrap(), 1, "end before a line end");
+            line.push(byte[0]);
+        }
+        line
+    }
+
+    #[test]
+    fn lines_go_both_ways_while_another_thread_reads() {
+        let (server, mut client) = pair();
+        let (mut server_in, mut server_out) = (server.try_clone().unwrap(), server);
+        // The server echoes each line from a reader thread, writing with another handle.
+        let echo = std::thread::spawn(move || {
+            for _ in 0..100 {
+                let line = read_line(&mut server_in);
+                server_out.write_all(&line).unwrap();
+            }
+        });
+        for i in 0..100 {
+            let line = format!("isready {i}\n");
+            client.write_all(line.as_bytes()).unwrap();
+            assert_eq!(read_line(&mut client), line.as_bytes());
+        }
+        echo.join().unwrap();
+    }
+
+    #[test]
+    fn shutdown_of_the_output_is_the_peers_end_of_input() {
+        let (mut server, client) = pair();
+        let mut writer = client.try_clone().unwrap();
+        writer.write_all(b"quit\n").unwrap();
+        client.shutdown(Shutdown::Write);
+        assert_eq!(read_line(&mut server), b"quit\n");
+        let mut rest = [0u8; 16];
+        assert_eq!(server.read(&mut rest).unwrap(), 0);
+    }
+
+    #[test]
+    fn read_timeout_leaves_the_stream_usable() {
+        let (mut server, mut client) = pair();
+        server
+            .set_read_timeout(Some(Duration::from_millis(50)))
+            .unwrap();
+        let mut buf = [0u8; 16];
+        let err = server.read(&mut buf).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::WouldBlock);
+        client.write_all(b"uci\n").unwrap();
+        assert_eq!(read_line(&mut server), b"uci\n");
+    }
+}
