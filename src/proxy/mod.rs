@@ -59,13 +59,11 @@ fn run_inner(args: &ProxyArgs) -> Result<u8, String> {
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let status = runtime.block_on(async {
-        let session_logs = relay::SessionLogs {
-            positions: logs.positions.take(),
-            stderr: logs.stderr.clone(),
-        };
         let grace = Duration::from_millis(spec.config.engine.quit_grace_ms);
-        let relay = relay::Relay::start(&spec.command, spec.session(None), session_logs, grace)
+        let stderr = logs.stderr.clone();
+        let relay = relay::Relay::start(&spec.command, spec.session(None), stderr, grace)
             .map_err(|e| e.to_string())?
+            .with_positions(logs.positions.take())
             .with_signals(signals::Signals::install());
         let ended = relay.run(gui.0, gui.1).await;
         logs.positions = ended.positions;

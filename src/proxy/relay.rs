@@ -37,16 +37,6 @@ const INPUT_CHECK: Duration = Duration::from_secs(1);
 
 type Timer = Option<Pin<Box<tokio::time::Sleep>>>;
 
-/// Where a session's logs go: `positions.jsonl` (or a daemon session's own file) and the
-/// engine's stderr.
-#[derive(Debug)]
-pub struct SessionLogs {
-    /// The positions log, when enabled.
-    pub positions: Option<PositionLog>,
-    /// Where the engine's stderr is copied (fenguard's stderr).
-    pub stderr: NonBlocking,
-}
-
 /// How a relay ended.
 #[derive(Debug)]
 pub struct Ended {
@@ -62,8 +52,9 @@ pub struct Ended {
     pub positions: Option<PositionLog>,
 }
 
-/// One relay: a started engine, the session guarding it, where its logs go, and how it ends
-/// (the quit grace, the signals that stop it). [`run`](Relay::run) carries it out with any
+/// One relay: a started engine, the session guarding it, where its logs go (the engine's
+/// stderr, `positions.jsonl` or a daemon session's own file), and how it ends (the quit grace,
+/// the signals that stop it). [`run`](Relay::run) carries it out with any
 /// blocking stream as the GUI side.
 #[derive(Debug)]
 pub struct Relay<'a> {
@@ -71,22 +62,24 @@ pub struct Relay<'a> {
     engine: Engine,
     session: Session,
     start: Vec<Action>,
-    logs: SessionLogs,
+    stderr: NonBlocking,
+    positions: Option<PositionLog>,
     quit_grace: Duration,
     signals: Signals,
 }
 
 impl<'a> Relay<'a> {
-    /// Starts the engine from `command` and tells `session` so; no signals are handled
-    /// ([`with_signals`](Self::with_signals)). `quit_grace` is how long the engine gets after
-    /// `quit` (or the end of its input) before it is killed.
+    /// Starts the engine from `command` and tells `session` so; the engine's stderr is copied
+    /// to `stderr` (fenguard's). No positions log ([`with_positions`](Self::with_positions))
+    /// and no signals ([`with_signals`](Self::with_signals)). `quit_grace` is how long the
+    /// engine gets after `quit` (or the end of its input) before it is killed.
     ///
     /// # Errors
     /// The engine did not start.
     pub fn start(
         command: &'a EngineCommand,
         mut session: Session,
-        logs: SessionLogs,
+        stderr: NonBlocking,
         quit_grace: Duration,
     ) -> Result<Relay<'a>, EngineError> {
         let engine = command.spawn()?;
@@ -96,10 +89,18 @@ impl<'a> Relay<'a> {
             engine,
             session,
             start,
-            logs,
+            stderr,
+            positions: None,
             quit_grace,
             signals: Signals::none(),
         })
+    }
+
+    /// The session's records go to this positions log.
+    #[must_use]
+    pub fn with_positions(mut self, positions: Option<PositionLog>) -> Relay<'a> {
+        self.positions = positions;
+        self
     }
 
     /// These signals end the relay (the engine killed, the status 128 + n).
@@ -133,7 +134,8 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
         engine,
         session,
         start,
-        logs,
+        stderr: stderr_log,
+        positions,
         quit_grace,
         signals,
     } = relay;
@@ -141,8 +143,7 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
     let mut _guard = guard;
     let (notices_tx, mut notices) = mpsc::unbounded_channel();
     let mut watch = Watch::start(child, signals);
-    let shared = Shared::new(session, logs.positions, notices_tx, stdin, gui_out);
-    let stderr_log = logs.stderr;
+    let shared = Shared::new(session, positions, notices_tx, stdin, gui_out);
     let mut last_exit: Option<EngineExit> = None;
     act(&shared, |_| start);
     core::spawn_engine_readers(&shared, 0, stdout, stderr, stderr_log.clone());

@@ -14,7 +14,8 @@ use super::conn::{ConnReader, ConnState, ConnWriter, Socket};
 use super::daemon::{Ctx, LINGER};
 use crate::logging::session_id;
 use crate::poslog::PositionLog;
-use crate::proxy::relay::{self, Relay};
+use crate::proxy::relay::Relay;
+use crate::proxy::spec::SessionSpec;
 use crate::session::{EngineExit, Guard};
 
 /// Runs one session on an admitted connection.
@@ -41,27 +42,8 @@ pub(super) async fn run(
         ctx.caps.threads,
         ctx.caps.hash_mb,
     );
-    let positions = match (&spec.log_dir, config.log.positions) {
-        (Some(dir), true) => {
-            let pruned = super::session_logs::prune(dir, config.serve.keep_session_logs);
-            if pruned > 0 {
-                tracing::info!(
-                    "removed the positions logs of {pruned} old sessions (serve.keep_session_logs {})",
-                    config.serve.keep_session_logs
-                );
-            }
-            let path = dir.join(format!("positions-{sid}.jsonl"));
-            PositionLog::open_rotating(&path, sid.clone(), spec.rotation())
-                .inspect_err(|e| tracing::warn!("cannot open {}: {e}", path.display()))
-                .ok()
-        }
-        _ => None,
-    };
-    let logs = relay::SessionLogs {
-        positions,
-        stderr: ctx.stderr.clone(),
-    };
-    let relay = match Relay::start(&spec.command, spec.session(Some(guard)), logs, ctx.grace) {
+    let session = spec.session(Some(guard));
+    let relay = match Relay::start(&spec.command, session, ctx.stderr.clone(), ctx.grace) {
         Ok(relay) => relay,
         Err(err) => {
             let mut writer = writer;
@@ -89,7 +71,9 @@ pub(super) async fn run(
         "connection {peer}: session {sid} started (engine pid {:?})",
         relay.engine_pid()
     );
+    let positions = open_positions(spec, &sid);
     let ended = relay
+        .with_positions(positions)
         .run(reader, writer)
         .instrument(tracing::info_span!("session", id = %sid))
         .await;
@@ -110,6 +94,27 @@ pub(super) async fn run(
         ended.rejected,
         describe(ended.engine_exit),
     );
+}
+
+/// The session's positions log `positions-<sid>.jsonl`, after pruning old sessions' logs
+/// (`serve.keep_session_logs`); `None` without a log directory or with `log.positions` off.
+fn open_positions(spec: &SessionSpec, sid: &str) -> Option<PositionLog> {
+    match (&spec.log_dir, spec.config.log.positions) {
+        (Some(dir), true) => {
+            let pruned = super::session_logs::prune(dir, spec.config.serve.keep_session_logs);
+            if pruned > 0 {
+                tracing::info!(
+                    "removed the positions logs of {pruned} old sessions (serve.keep_session_logs {})",
+                    spec.config.serve.keep_session_logs
+                );
+            }
+            let path = dir.join(format!("positions-{sid}.jsonl"));
+            PositionLog::open_rotating(&path, sid.to_owned(), spec.rotation())
+                .inspect_err(|e| tracing::warn!("cannot open {}: {e}", path.display()))
+                .ok()
+        }
+        _ => None,
+    }
 }
 
 fn describe(exit: Option<EngineExit>) -> String {
