@@ -178,7 +178,7 @@ impl Checker {
             None,
             format!(
                 "line of {length} bytes is longer than the {}-byte cap; not checked",
-                crate::proxy::codec::MAX_LINE
+                crate::framing::MAX_LINE
             ),
         );
         let head = String::from_utf8_lossy(&line[..line.len().min(64)]) + "…";

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::output::{Checker, Format, json_diagnostics, write_human_block};
 use super::{CheckArgs, Settings};
 use crate::fen::Diagnostic;
-use crate::proxy::codec::MAX_LINE;
+use crate::framing::MAX_LINE;
 use crate::variant::Variant;
 use crate::variant::board10::{Board10, Notation, Options, Variant10};
 
