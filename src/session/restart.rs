@@ -21,6 +21,10 @@
 //! [`Action::Finish`] with a non-zero status.
 //!
 //! A hung engine (`hang.rs`) is killed; the exit that follows is handled as above.
+//!
+//! The restart's states are [`super::Phase`]'s (`Waiting`, `Handshake`, `Barrier`); the GUI
+//! lines that arrive meanwhile wait in the session's one inbox (`inbox.rs`), the deadlines in
+//! its timer table (`timers.rs`).
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
