@@ -22,6 +22,7 @@ pub mod logview;
 pub mod net;
 pub mod poslog;
 pub mod proxy;
+pub mod rules;
 pub mod serve;
 pub mod session;
 pub mod token;

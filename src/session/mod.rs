@@ -46,7 +46,6 @@ pub mod chess960;
 mod commands;
 mod engine_end;
 pub mod game;
-pub mod game_moves;
 pub mod guard;
 mod gui_stream;
 mod handshake;
