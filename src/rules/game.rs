@@ -65,6 +65,8 @@ impl fmt::Display for Written {
 /// A `position fen` FEN analyzed under some rules.
 #[derive(Debug, Clone)]
 pub struct GameAnalysis {
+    /// Whether no finding is an error (the FEN is valid as given).
+    pub valid: bool,
     /// Every finding, spans into the FEN.
     pub diagnostics: Vec<Diagnostic>,
     /// The position: the valid one, else (when `repair` was asked) the repaired one.
@@ -101,8 +103,10 @@ impl Game {
                     None if repair => a.repair().map(|r| r.position),
                     _ => None,
                 };
+                let valid = a.is_valid();
                 let (diagnostics, position) = a.into_parts();
                 GameAnalysis {
+                    valid,
                     diagnostics,
                     game: position.or(repaired).map(Game::Chess),
                 }
@@ -111,6 +115,7 @@ impl Game {
                 let a = eight::analyze(v, fen, &options);
                 let game = if repair { a.repair() } else { a.position() };
                 GameAnalysis {
+                    valid: a.is_valid(),
                     diagnostics: a.diagnostics().to_vec(),
                     game: game.cloned().map(|p| Game::Eight(Box::new(p))),
                 }
@@ -123,9 +128,33 @@ impl Game {
                 let a = Board10::from_fen(fen, &opts);
                 let game = if repair { a.repair() } else { a.board() };
                 GameAnalysis {
+                    valid: a.is_valid(),
                     diagnostics: a.diagnostics().to_vec(),
                     game: game.cloned().map(|b| Game::Ten(Box::new(b))),
                 }
+            }
+        }
+    }
+
+    /// The valid position of `fen` under `rules`, `None` when [`Game::analyze`] finds an
+    /// error: the same verdict and position without building diagnostics where the rules
+    /// have such a fast path (chess, 10x8). For bulk checking.
+    pub fn valid(rules: &Rules, fen: &[u8], chess960_allowed: bool) -> Option<Game> {
+        let options = fen::Options {
+            chess960_allowed,
+            geometry: Geometry::STANDARD,
+        };
+        match rules {
+            Rules::Chess | Rules::Unchecked(_) => {
+                fen::valid_position(fen, &options).map(Game::Chess)
+            }
+            Rules::Eight(_) => Game::analyze(rules, fen, chess960_allowed, false).game,
+            Rules::Ten(v) => {
+                let opts = board10::Options {
+                    variant: *v,
+                    chess960_allowed,
+                };
+                Board10::valid_from_fen(fen, &opts).map(|b| Game::Ten(Box::new(b)))
             }
         }
     }
