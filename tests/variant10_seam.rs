@@ -61,7 +61,7 @@ fn check_castles_to_the_entry_s_files() {
     );
     assert_eq!(
         after("f1c1").as_deref(),
-        Some("r4k3r/10/10/10/10/10/10/2KR6 b kq - 1 1"),
+        Some("r4k3r/10/10/10/10/10/10/2KR5R b kq - 1 1"),
         "{r}"
     );
 }
@@ -75,11 +75,12 @@ fn the_proxy_plays_it() {
         &["--", common::FAKE_ENGINE],
         &[
             ("FAKE_ENGINE_RECORD", record.to_str().unwrap()),
-            ("FAKE_ENGINE_BESTMOVE", "f8h8"),
+            ("FAKE_ENGINE_BESTMOVE", "f8c8"),
         ],
     );
-    // f1h1 is the kingside castle of the entry (king f1 to h1, rook j1 to g1); black's f8h8
-    // answers with its own; f1i1 is no move of the king.
+    // f1h1 is the kingside castle of the entry (king f1 to h1, rook j1 to g1); black answers
+    // with its queenside castle f8c8 (its kingside one would pass g8, which the rook on g1
+    // attacks); f1i1 is no move of the king.
     proxy.send(
         format!(
             "uci
@@ -92,7 +93,7 @@ position fen {CASTLES} moves f1h1
     );
     let out = proxy.wait_for("bestmove");
     let text = String::from_utf8_lossy(&out);
-    assert!(text.contains("bestmove f8h8"), "{text}");
+    assert!(text.contains("bestmove f8c8"), "{text}");
     proxy.send(
         format!(
             "position fen {CASTLES} moves f1i1
@@ -115,7 +116,8 @@ isready
         let records: Vec<serde_json::Value> = proxy
             .log("positions.jsonl")
             .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|r| r["kind"] == "position" || r["kind"] == "search")
             .collect();
         (records.len() >= 3).then_some(records)
     })
@@ -128,7 +130,7 @@ isready
         "{played}"
     );
     let search = &records[1];
-    assert_eq!(search["bestmove"], "f8h8", "{search}");
+    assert_eq!(search["bestmove"], "f8c8", "{search}");
     let none = search["diagnostics"].as_array().is_none_or(Vec::is_empty);
     assert!(none, "{search}");
     let illegal = &records[2];
