@@ -2,7 +2,9 @@
 //!
 //! Layers, pure to impure:
 //! - [`fen`]: parse, diagnose, validate, repair and write FEN / X-FEN / Shredder-FEN (no I/O).
-//! - [`uci`]: UCI line parsing and castling-move notation translation (no I/O).
+//! - [`uci`]: UCI protocol lines: parsing, tokens, the castling notations' names (no I/O).
+//! - [`rules`]: what moves mean: one `GameRules` trait for chess, the 8x8 variants and 10x8,
+//!   the `Game` dispatch enum, move lists and the pv rewrite (no I/O).
 //! - [`session`]: the sans-I/O proxy state machine (GUI line or engine line in, actions out).
 //! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals.
 //! - [`check`]: the offline `fenguard check` command.
