@@ -36,8 +36,8 @@ pub(super) struct Search {
     /// the ping timeout (re-armed when an earlier search's `bestmove` clears the deadline).
     stopped: bool,
     /// The castling rewrite of this search's `info` / `bestmove` lines, with its cache of the
-    /// last pv replayed from `root`.
-    rewriter: LineRewriter<Game>,
+    /// last pv replayed from `root` (boxed: a search waits in the owed-reply queue).
+    rewriter: Box<LineRewriter<Game>>,
 }
 
 /// A search fenguard answers itself with `bestmove 0000`, in its turn among the searches.
@@ -97,7 +97,7 @@ impl Session {
                 no_move: false,
             }),
             stopped: false,
-            rewriter: LineRewriter::default(),
+            rewriter: Box::default(),
         };
         self.owed.entries.push_back(Entry::Search(search));
     }
@@ -133,7 +133,7 @@ impl Session {
             root: self.current.clone(),
             own: None,
             stopped: false,
-            rewriter: LineRewriter::default(),
+            rewriter: Box::default(),
         };
         if self.rejected {
             out.push(Action::Log(
