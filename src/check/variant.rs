@@ -6,14 +6,16 @@
 //! notation, standard with `--standard`; `scripts/variant8_oracle.py`) and `[move, fen]` pairs
 //! for 10x8 (`scripts/variant10_oracle.py`), where `--perft` also applies.
 
+use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use serde::Serialize;
 
-use super::output::{Checker, DiagnosticRecord, Format, write_human, write_human_block};
+use super::output::{Checker, Format, json_diagnostics, write_human, write_human_block};
 use super::{CheckArgs, Settings};
-use crate::proxy::codec::MAX_LINE;
+use crate::fen::Diagnostic;
+use crate::framing::MAX_LINE;
 use crate::rules::{Game, GameRules, Rules};
 use crate::uci::Notation;
 use crate::variant::Variant;
@@ -104,7 +106,7 @@ struct Verdict {
     shown: Option<Game>,
     /// The valid or repairable position (its castling rights decide `chess960` on 10x8).
     repairable: Option<Game>,
-    diagnostics: Vec<crate::fen::Diagnostic>,
+    diagnostics: Vec<Diagnostic>,
 }
 
 impl VariantChecker {
@@ -260,27 +262,21 @@ impl VariantChecker {
     }
 }
 
-fn records<'a>(
-    diagnostics: &'a [crate::fen::Diagnostic],
-    input: &[u8],
-) -> Vec<DiagnosticRecord<'a>> {
-    diagnostics
-        .iter()
-        .map(|d| DiagnosticRecord::new(d, input))
-        .collect()
+fn records<'a>(diagnostics: &'a [Diagnostic], input: &[u8]) -> Cow<'a, [Diagnostic]> {
+    json_diagnostics(diagnostics, input)
 }
 
 /// One JSON line of an 8x8 variant: SPEC section 4's fields, `variant`, and `legal_moves`
 /// when asked for.
 #[derive(Serialize)]
 struct Record8<'a> {
-    input: std::borrow::Cow<'a, str>,
+    input: Cow<'a, str>,
     variant: &'a str,
     valid: bool,
     repaired: bool,
     fen: Option<&'a str>,
     chess960: bool,
-    diagnostics: Vec<DiagnosticRecord<'a>>,
+    diagnostics: Cow<'a, [Diagnostic]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_moves: Option<&'a [String]>,
 }
@@ -289,13 +285,13 @@ struct Record8<'a> {
 /// outputs.
 #[derive(Serialize)]
 struct Record10<'a> {
-    input: std::borrow::Cow<'a, str>,
+    input: Cow<'a, str>,
     valid: bool,
     repaired: bool,
     fen: Option<String>,
     chess960: bool,
     variant: &'a str,
-    diagnostics: Vec<DiagnosticRecord<'a>>,
+    diagnostics: Cow<'a, [Diagnostic]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_moves: Option<Vec<[String; 2]>>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -24,7 +24,7 @@ use std::ops::Range;
 use shakmaty::Chess;
 
 use super::{GameRules, ReadError};
-use crate::uci::{MoveCode, MoveDiagnostic, Notation, Token, parse_go, splice, tokens};
+use crate::uci::{Code, MoveDiagnostic, Notation, Token, parse_go, splice, tokens};
 
 /// The diagnostic for a move that could not be read; `what` names the list ("move",
 /// "searchmoves move", "pv move", "bestmove"). A missing promotion names its repair.
@@ -34,14 +34,14 @@ fn read_error_diag<R: GameRules>(
     index: usize,
     tok: &Token<'_>,
     pos: &R,
-    code_override: Option<MoveCode>,
+    code_override: Option<Code>,
     to: Notation,
 ) -> MoveDiagnostic {
     let text = String::from_utf8_lossy(tok.text);
     let fen = pos.message_fen();
     let (code, message, fix) = match err {
         ReadError::Syntax => (
-            MoveCode::BadMoveSyntax,
+            Code::BadMoveSyntax,
             format!(
                 "{what} {index} `{text}` is not a UCI move{}; position before it: {fen}",
                 pos.syntax_hint()
@@ -49,21 +49,21 @@ fn read_error_diag<R: GameRules>(
             None,
         ),
         ReadError::Null => (
-            MoveCode::NullMove,
+            Code::NullMove,
             format!(
                 "{what} {index} `0000` is a null move, which engines do not accept here; position before it: {fen}"
             ),
             None,
         ),
         ReadError::Illegal => (
-            MoveCode::IllegalMove,
+            Code::IllegalMove,
             format!("{what} {index} `{text}` is illegal in {fen}"),
             None,
         ),
         ReadError::MissingPromotion(mv) => {
             let fix = pos.write(mv, to).0.to_string();
             (
-                MoveCode::MissingPromotion,
+                Code::MissingPromotion,
                 format!(
                     "{what} {index} `{text}` moves a pawn to the last rank without naming a piece in {fen}; repair: `{fix}`"
                 ),
@@ -82,7 +82,7 @@ fn ambiguous_diag(what: &str, index: usize, tok: &Token<'_>, why: &str) -> MoveD
     let text = String::from_utf8_lossy(tok.text);
     let message = format!("{what} {index} `{text}` {why}");
     MoveDiagnostic::new(
-        MoveCode::AmbiguousCastlingMove,
+        Code::AmbiguousCastlingMove,
         index,
         tok.text,
         Some(tok.span.clone()),
@@ -282,7 +282,7 @@ pub fn check_bestmove<R: GameRules>(
     let Some(best) = toks.next() else {
         return diags;
     };
-    let code = Some(MoveCode::IllegalBestmove);
+    let code = Some(Code::IllegalBestmove);
     if best.text == b"(none)" || best.text == b"0000" {
         if root.has_legal_moves() {
             let message = format!(
@@ -291,7 +291,7 @@ pub fn check_bestmove<R: GameRules>(
                 root.message_fen()
             );
             diags.push(MoveDiagnostic::new(
-                MoveCode::IllegalBestmove,
+                Code::IllegalBestmove,
                 1,
                 best.text,
                 Some(best.span),

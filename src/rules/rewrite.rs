@@ -162,10 +162,7 @@ impl<R: GameRules> LineRewriter<R> {
             let diags = memo
                 .diags
                 .iter()
-                .map(|d| MoveDiagnostic {
-                    span: d.span.as_ref().map(|r| shift(r, 0, at)),
-                    ..d.clone()
-                })
+                .map(|d| d.clone().map_span(|r| shift(&r, 0, at)))
                 .collect();
             let Some(out) = &memo.out else {
                 return (Cow::Borrowed(line), diags);
@@ -187,10 +184,7 @@ impl<R: GameRules> LineRewriter<R> {
                 },
                 diags: diags
                     .iter()
-                    .map(|d| MoveDiagnostic {
-                        span: d.span.as_ref().map(|r| shift(r, at, 0)),
-                        ..d.clone()
-                    })
+                    .map(|d| d.clone().map_span(|r| shift(&r, at, 0)))
                     .collect(),
             });
         }
@@ -251,10 +245,11 @@ impl<R: GameRules> LineRewriter<R> {
                     .iter()
                     .map(|(r, t)| (shift(r, 0, base), t.clone())),
             );
-            diags.extend(memo.diags.iter().map(|d| MoveDiagnostic {
-                span: d.span.as_ref().map(|r| shift(r, 0, base)),
-                ..d.clone()
-            }));
+            diags.extend(
+                memo.diags
+                    .iter()
+                    .map(|d| d.clone().map_span(|r| shift(&r, 0, base))),
+            );
             return;
         }
         let (reps_from, diags_from) = (reps.len(), diags.len());
@@ -267,10 +262,7 @@ impl<R: GameRules> LineRewriter<R> {
                 .collect(),
             diags: diags[diags_from..]
                 .iter()
-                .map(|d| MoveDiagnostic {
-                    span: d.span.as_ref().map(|r| shift(r, base, 0)),
-                    ..d.clone()
-                })
+                .map(|d| d.clone().map_span(|r| shift(&r, base, 0)))
                 .collect(),
         });
     }
@@ -295,10 +287,11 @@ impl<R: GameRules> LineRewriter<R> {
                 reps.push((tok.span.clone(), text.clone()));
             }
             // Its diagnostics point at the token's place in this line.
-            diags.extend(ply.diags.iter().map(|d| MoveDiagnostic {
-                span: d.span.as_ref().map(|_| tok.span.clone()),
-                ..d.clone()
-            }));
+            diags.extend(
+                ply.diags
+                    .iter()
+                    .map(|d| d.clone().map_span(|_| tok.span.clone())),
+            );
         }
         let start = self.plies.last().map_or(root, |p| &p.after);
         let start = start.clone();

@@ -17,14 +17,15 @@ use bytes::Bytes;
 use tracing::Level;
 
 use super::position::{ENABLE_CHESS960, Outcome};
-use super::record::{DiagnosticRecord, Event, PositionRecord, Verdict};
+use super::record::{Event, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::config::OnInvalid;
+use crate::fen::{Code, Diagnostic, Severity};
 use crate::uci::{map_canonical_offset, parse_setoption, splice};
 
 /// The errors a rejection names: under `repair`, those without a safe repair (all when every
 /// error has one, e.g. a repair that failed); otherwise all.
-fn reject_reasons(diags: &[DiagnosticRecord], mode: OnInvalid) -> Vec<&DiagnosticRecord> {
+fn reject_reasons(diags: &[Diagnostic], mode: OnInvalid) -> Vec<&Diagnostic> {
     let errors = diags.iter().filter(|d| d.is_error());
     let unfixable: Vec<_> = errors.clone().filter(|d| d.fix.is_none()).collect();
     if mode == OnInvalid::Repair && !unfixable.is_empty() {
@@ -40,9 +41,9 @@ pub(super) fn restore_raw(record: &mut PositionRecord, original: &[u8]) {
     let (body, _) = super::position::split_terminator(original);
     record.raw = super::position::lossy(body);
     for d in &mut record.diagnostics {
-        if let Some([start, end]) = &mut d.span {
-            *start = map_canonical_offset(original, *start);
-            *end = map_canonical_offset(original, *end).max(*start);
+        if let Some(span) = &mut d.span {
+            span.start = map_canonical_offset(original, span.start);
+            span.end = map_canonical_offset(original, span.end).max(span.start);
         }
     }
 }
@@ -126,7 +127,7 @@ impl Session {
     fn report_position(&self, out: &mut Vec<Action>, outcome: &Outcome) {
         let record = &outcome.record;
         let diags = &record.diagnostics;
-        let (label, level, shown): (&str, Level, Vec<&DiagnosticRecord>) = match record.verdict {
+        let (label, level, shown): (&str, Level, Vec<&Diagnostic>) = match record.verdict {
             Verdict::Valid | Verdict::Unchecked => ("", Level::INFO, Vec::new()),
             Verdict::Repaired => (
                 "repaired position",
@@ -153,7 +154,7 @@ impl Session {
         for d in diags.iter().filter(|d| !d.is_error()) {
             let text = format!("{}: {}: {}", d.severity, d.code, d.message);
             out.push(Action::Log(Level::DEBUG, format!("position {text}")));
-            if d.severity == "warning" && record.verdict != Verdict::Rejected {
+            if d.severity == Severity::Warning && record.verdict != Verdict::Rejected {
                 self.report(out, text);
             }
         }
@@ -230,13 +231,9 @@ impl Session {
             self.c960.engine_on(),
             self.rules.record_name(),
         );
-        record.diagnostics.push(DiagnosticRecord {
-            code: "line-too-long",
-            severity: "error",
-            message,
-            span: None,
-            fix: None,
-        });
+        record
+            .diagnostics
+            .push(Diagnostic::error(Code::LineTooLong, None, message));
         self.log_position(&mut out, record);
         out
     }

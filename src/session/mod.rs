@@ -72,9 +72,7 @@ pub use commands::Commands;
 pub use guard::Guard;
 pub use hang::OUTPUT_GRACE;
 pub use options::Settings;
-pub use record::{
-    DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
-};
+pub use record::{Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict};
 pub use restart::RestartPolicy;
 pub use variant::Rules;
 

@@ -8,13 +8,11 @@
 use super::chess960::Chess960State;
 use super::game::Game;
 use super::game::{GameRules, Written, append_written};
-use super::record::{DiagnosticRecord, Moves, PositionRecord, Verdict};
+use super::record::{Moves, PositionRecord, Verdict};
 use super::variant::Rules;
 use crate::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid, PositionsConfig};
-use crate::fen::{self, CastlingStyle, Code, EpMode};
-use crate::uci::{
-    CommandError, MoveDiagnostic, Notation, PositionCommand, PositionStart, Token, parse_position,
-};
+use crate::fen::{CastlingStyle, Code, Diagnostic, EpMode};
+use crate::uci::{CommandError, Notation, PositionCommand, PositionStart, Token, parse_position};
 
 /// The command `position` lines are answered with to switch the engine (detect mode).
 pub const ENABLE_CHESS960: &str = "setoption name UCI_Chess960 value true";
@@ -66,34 +64,8 @@ pub(super) fn lossy(bytes: &[u8]) -> String {
     }
 }
 
-fn fen_diag(d: &fen::Diagnostic, shift: usize) -> DiagnosticRecord {
-    DiagnosticRecord {
-        code: d.code.as_str(),
-        severity: d.severity.as_str(),
-        message: d.message.clone(),
-        span: d.span.as_ref().map(|s| [s.start + shift, s.end + shift]),
-        fix: d.fix.clone(),
-    }
-}
-
-pub(super) fn move_diag(d: &MoveDiagnostic) -> DiagnosticRecord {
-    DiagnosticRecord {
-        code: d.code.as_str(),
-        severity: d.severity.as_str(),
-        message: d.message.clone(),
-        span: d.span.as_ref().map(|s| [s.start, s.end]),
-        fix: d.fix.clone(),
-    }
-}
-
-fn command_diag(e: &CommandError) -> DiagnosticRecord {
-    DiagnosticRecord {
-        code: CommandError::CODE,
-        severity: "error",
-        message: e.to_string(),
-        span: e.span().map(|s| [s.start, s.end]),
-        fix: None,
-    }
+fn command_diag(e: &CommandError) -> Diagnostic {
+    Diagnostic::error(Code::BadPositionCommand, e.span(), e.to_string())
 }
 
 fn castling_style(config: &PositionsConfig, engine_on: bool) -> CastlingStyle {
@@ -114,7 +86,7 @@ fn ep_mode(config: &PositionsConfig) -> EpMode {
 
 /// The verdict for diagnostics `diags`: `complete` says that a start position exists and
 /// every move was played (possibly after repairs).
-pub(super) fn verdict(diags: &[DiagnosticRecord], complete: bool, mode: OnInvalid) -> Verdict {
+pub(super) fn verdict(diags: &[Diagnostic], complete: bool, mode: OnInvalid) -> Verdict {
     let mut errors = diags.iter().filter(|d| d.is_error()).peekable();
     if errors.peek().is_none() && complete {
         return Verdict::Valid;
@@ -178,13 +150,11 @@ pub(super) fn process_command(
             outcome.enable_chess960 = true;
             engine_on = true;
         } else if wanted {
-            record.diagnostics.push(DiagnosticRecord {
-                code: Code::EngineLacksChess960.as_str(),
-                severity: "error",
-                message: "the position needs Chess960 castling, but the engine does not offer UCI_Chess960".to_owned(),
-                span: None,
-                fix: None,
-            });
+            record.diagnostics.push(Diagnostic::error(
+                Code::EngineLacksChess960,
+                None,
+                "the position needs Chess960 castling, but the engine does not offer UCI_Chess960",
+            ));
         }
     }
     let repair = config.on_invalid == OnInvalid::Repair && config.check_moves;
@@ -206,7 +176,7 @@ pub(super) fn process_command(
         if config.check_moves {
             record
                 .diagnostics
-                .extend(played.diagnostics.iter().map(move_diag));
+                .extend(played.diagnostics.iter().map(|d| d.diagnostic.clone()));
             complete = played.is_complete();
         }
         final_pos = played.is_complete().then_some(played.position);
@@ -308,7 +278,7 @@ fn start_position(
         analysis
             .diagnostics
             .iter()
-            .map(|d| fen_diag(d, range.start)),
+            .map(|d| d.clone().shifted(range.start)),
     );
     analysis.game
 }

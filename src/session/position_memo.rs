@@ -14,9 +14,7 @@
 
 use super::chess960::Chess960State;
 use super::game::append_written;
-use super::position::{
-    Outcome, joined, lossy, move_diag, process_command, split_terminator, verdict,
-};
+use super::position::{Outcome, joined, lossy, process_command, split_terminator, verdict};
 use super::record::{Moves, Verdict};
 use super::variant::Rules;
 use crate::config::{OnInvalid, PositionsConfig};
@@ -152,7 +150,11 @@ impl Memo {
             return false;
         };
         if let Some(played) = played {
-            let diagnostics: Vec<_> = played.diagnostics.iter().map(move_diag).collect();
+            let diagnostics: Vec<_> = played
+                .diagnostics
+                .iter()
+                .map(|d| d.diagnostic.clone())
+                .collect();
             if !diagnostics.is_empty() {
                 let all = [record.diagnostics.as_slice(), &diagnostics].concat();
                 let verdict = verdict(&all, true, config.on_invalid);

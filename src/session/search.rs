@@ -12,12 +12,12 @@ use tracing::Level;
 
 use super::game::Game;
 use super::owed::{Answer, Entry};
-use super::position::{lossy, move_diag, split_terminator};
+use super::position::{lossy, split_terminator};
 use super::record::{Event, SearchRecord};
 use super::{Action, Session, first_token};
 use crate::config::OnInvalid;
 use crate::rules::{LineRewriter, check_bestmove, rewrite_engine_line, translate_searchmoves};
-use crate::uci::{MoveCode, Severity, parse_go, splice, tokens};
+use crate::uci::{Code, Severity, parse_go, splice, tokens};
 
 /// An open search.
 #[derive(Debug, Clone)]
@@ -200,14 +200,14 @@ impl Session {
         for d in &diags {
             let text = format!("searchmoves: {}: {}", d.code, d.message);
             match d.code {
-                MoveCode::NullMove => out.push(Action::Log(Level::INFO, text)),
+                Code::NullMove => out.push(Action::Log(Level::INFO, text)),
                 _ => self.report(out, text),
             }
         }
         let unusable: Vec<(Range<usize>, Vec<u8>)> = diags
             .iter()
             .filter(|d| d.severity == Severity::Error)
-            .filter(|d| !(repair && d.code == MoveCode::MissingPromotion))
+            .filter(|d| !(repair && d.code == Code::MissingPromotion))
             .filter_map(|d| d.span.clone())
             .map(|span| (with_leading_blanks(line, span), Vec::new()))
             .collect();
@@ -219,7 +219,7 @@ impl Session {
         }
         let listed = parse_go(line).map_or(0, |go| go.searchmoves.len());
         if unusable.len() >= listed {
-            let asked_empty = diags.iter().all(|d| d.code == MoveCode::NullMove);
+            let asked_empty = diags.iter().all(|d| d.code == Code::NullMove);
             if asked_empty {
                 let text = "searchmoves: an empty list (`0000`); answered with bestmove (none)";
                 out.push(Action::Log(Level::INFO, text.to_owned()));
@@ -327,13 +327,17 @@ impl Session {
         if gui != engine
             && let Some((rewritten, found)) = self.rewrite_for_gui(&line)
         {
-            diags.extend(found.iter().map(move_diag));
+            diags.extend(found.iter().map(|d| d.diagnostic.clone()));
             if let Cow::Owned(bytes) = rewritten {
                 relay = Bytes::from(bytes);
             }
         }
         if let Some(root) = self.root() {
-            diags.extend(check_bestmove(&line, root, engine).iter().map(move_diag));
+            diags.extend(
+                check_bestmove(&line, root, engine)
+                    .iter()
+                    .map(|d| d.diagnostic.clone()),
+            );
         }
         for d in &diags {
             let level = if d.is_error() {
@@ -371,7 +375,7 @@ impl Session {
         bestmove: Option<String>,
         ponder: Option<String>,
         now: Option<Instant>,
-        diagnostics: Vec<super::record::DiagnosticRecord>,
+        diagnostics: Vec<crate::fen::Diagnostic>,
     ) {
         if !self.settings.log_positions {
             return;

@@ -78,9 +78,6 @@ pub enum CommandError {
 }
 
 impl CommandError {
-    /// Diagnostic code for the session: `bad-position-command` (added to SPEC 7's codes).
-    pub const CODE: &'static str = "bad-position-command";
-
     /// Byte range of the fault in the line, if it has one.
     pub fn span(&self) -> Option<Range<usize>> {
         match self {

@@ -23,7 +23,8 @@ pub fn stockfish() -> Option<PathBuf> {
 }
 
 /// Fairy-Stockfish's path (Debian's `/usr/games/fairy-stockfish`); under CI (`CI=true`) a
-/// missing one fails the test, elsewhere it says so on stderr and gives `None`.
+/// missing one fails the test, elsewhere it says so on stderr, records the skip
+/// ([`super::skipped`]) and gives `None`.
 pub fn require_fairy() -> Option<PathBuf> {
     let path = PathBuf::from("/usr/games/fairy-stockfish");
     if path.is_file() {
@@ -34,11 +35,13 @@ pub fn require_fairy() -> Option<PathBuf> {
         "Fairy-Stockfish is missing under CI: install it (apt-get install -y fairy-stockfish)"
     );
     eprintln!("fairy-stockfish not installed: not running this test");
+    super::skipped("fairy-stockfish");
     None
 }
 
 /// Stockfish's path; under CI (`CI=true`) a missing Stockfish fails the test, elsewhere it
-/// says so on stderr and gives `None` (the caller returns without running).
+/// says so on stderr, records the skip ([`super::skipped`]) and gives `None` (the caller
+/// returns without running).
 pub fn require_stockfish() -> Option<PathBuf> {
     let found = stockfish();
     if found.is_none() {
@@ -49,6 +52,7 @@ pub fn require_stockfish() -> Option<PathBuf> {
         eprintln!(
             "stockfish not installed: not running this test (install it with apt-get install -y stockfish)"
         );
+        super::skipped("stockfish");
     }
     found
 }

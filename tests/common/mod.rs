@@ -3,8 +3,11 @@
 
 pub mod check;
 mod gui;
+pub mod skip;
 #[allow(unused_imports)]
 pub use gui::*;
+#[allow(unused_imports)]
+pub use skip::{claim_dir, skipped};
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -22,6 +25,7 @@ pub const FAKE_ENGINE: &str = env!("CARGO_BIN_EXE_fake_engine");
 
 /// A fresh, empty directory for one test.
 pub fn test_dir(name: &str) -> PathBuf {
+    claim_dir("fenguard-test", name);
     let dir = std::env::temp_dir().join(format!("fenguard-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create test dir");
@@ -101,6 +105,12 @@ impl Proxy {
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin.write_all(bytes).expect("write to fenguard");
         stdin.flush().expect("flush to fenguard");
+    }
+
+    /// Takes fenguard's stdin, for a GUI that writes from a thread of its own ([`Proxy::send`]
+    /// panics afterwards).
+    pub fn take_stdin(&mut self) -> ChildStdin {
+        self.stdin.take().expect("stdin open")
     }
 
     /// Closes fenguard's stdin (the GUI's end of input).

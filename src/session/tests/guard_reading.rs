@@ -148,8 +148,8 @@ fn the_record_keeps_the_gui_line_with_spans_into_it() {
         record.raw,
         "\u{b}position\tfen  4k3/8/8/8/8/8/8/4KK2 w - - 0 1"
     );
-    let span = record.diagnostics[0].span.expect("a span");
-    let text = &record.raw.as_bytes()[span[0]..span[1]];
+    let span = record.diagnostics[0].span.clone().expect("a span");
+    let text = &record.raw.as_bytes()[span];
     assert!(
         std::str::from_utf8(text).unwrap().contains('K'),
         "{record:?}"

@@ -95,7 +95,7 @@ pub(super) fn search_records(actions: &[Action]) -> Vec<SearchRecord> {
 
 /// The codes of a record's diagnostics, in order.
 pub(super) fn codes(record: &PositionRecord) -> Vec<&'static str> {
-    record.diagnostics.iter().map(|d| d.code).collect()
+    record.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 /// A session whose engine offers `UCI_Chess960` (after `uci`).

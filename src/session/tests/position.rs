@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::config::{CastlingOut, EnPassantOut, OnInvalid};
-use crate::session::{DiagnosticRecord, Moves, Record, Verdict};
+use crate::fen::{Code, Diagnostic, Severity};
+use crate::session::{Moves, Record, Verdict};
 
 #[test]
 fn startpos_with_moves_is_sent_canonical_ending_in_lf() {
@@ -69,11 +70,11 @@ fn fen_spans_are_shifted_into_the_gui_line() {
     let actions = gui(&mut s, "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 0");
     assert_eq!(
         position_record(&actions).diagnostics,
-        vec![DiagnosticRecord {
-            code: "fullmove-zero",
-            severity: "warning",
+        vec![Diagnostic {
+            code: Code::FullmoveZero,
+            severity: Severity::Warning,
             message: "fullmove number 0; it starts at 1".to_owned(),
-            span: Some([41, 42]),
+            span: Some(41..42),
             fix: Some("write 1".to_owned()),
         }]
     );
@@ -134,7 +135,7 @@ fn bad_position_command_rejects() {
     );
     let record = position_record(&actions);
     assert_eq!(record.fen_in, None);
-    assert_eq!(record.diagnostics[0].span, Some([9, 13]));
+    assert_eq!(record.diagnostics[0].span, Some(9..13));
 }
 
 #[test]

@@ -1,0 +1,34 @@
+//! The stdio proxy as a process, around the fake engine and real Stockfish: relay, lifecycle,
+//! signals, stalls, restarts, hostile input, the position interception (public-report rows
+//! end to end) and the SPEC 12 guard.
+//!
+//! One test binary (`cargo test --test proxy`); each module is a former test crate of its own
+//! name, so `cargo test --test proxy MODULE::` runs what `--test MODULE` ran.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../serve/serve_support.rs"]
+mod serve_support;
+
+mod guard_stockfish;
+mod gui_parsers;
+mod order_replies;
+mod positions_fields;
+mod positions_log;
+mod positions_more_detect;
+mod positions_more_epd;
+mod positions_moves;
+mod positions_options;
+mod positions_reports;
+mod positions_translation;
+mod proxy_lifecycle;
+mod proxy_relay;
+mod proxy_signals;
+mod proxy_stderr_text;
+mod resilience_hostile;
+mod resilience_more_engine_end;
+mod resilience_more_options;
+mod resilience_restart;
+mod resilience_stalls;
+mod stockfish_order;
+mod stockfish_relay;

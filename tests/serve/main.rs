@@ -1,0 +1,17 @@
+//! `fenguard serve` and `fenguard connect` as processes: admission, tokens, sessions, hostile
+//! clients, lifecycle and dead peers.
+//!
+//! One test binary (`cargo test --test serve`); each module is a former test crate of its own
+//! name, so `cargo test --test serve MODULE::` runs what `--test MODULE` ran.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod deadpeer_support;
+mod serve_support;
+
+mod serve_auth;
+mod serve_deadpeer;
+mod serve_hostile;
+mod serve_lifecycle;
+mod serve_sessions;
+mod serve_tokens;
