@@ -1,6 +1,6 @@
 //! The rules seam (issue 17): `seam10`, a 10x8 variant that exists only as one entry of
-//! `variant::board10::TABLE` compiled with the `test-variants` feature (chancellor-less
-//! Capablanca pieces, king on the f-file, castling to c or h), is checked by `fenguard check`
+//! `variant::board10::TABLE` compiled with the `test-variants` feature (capablanca with a
+//! knight for its chancellor, castling to c or h), is checked by `fenguard check`
 //! and played through the proxy in front of the fake engine. Nothing else names it.
 //!
 //! `cargo test --features test-variants --test variants variant10_seam::`
@@ -10,7 +10,7 @@ use crate::common;
 use common::check::check;
 use common::{Proxy, test_dir, wait_until};
 
-const START: &str = "rnabqkbnrr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBNRR w KQkq - 0 1";
+const START: &str = "rnabqkbnnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBNNR w KQkq - 0 1";
 const CASTLES: &str = "r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1";
 
 fn json(args: &[&str]) -> Vec<serde_json::Value> {
@@ -28,7 +28,7 @@ fn check_reads_the_table_entry() {
     assert_eq!(r["variant"], "seam10", "{r}");
     assert_eq!(r["chess960"], false, "{r}");
     // No chancellor in seam10.
-    let bad = START.replace("RNABQKBNRR", "RNABQKBCNR");
+    let bad = START.replace("RNABQKBNNR", "RNABQKBCNR");
     let r = &json(&["--variant", "seam10", "--format", "json", &bad])[0];
     assert_eq!(r["valid"], false, "{r}");
     assert_eq!(r["diagnostics"][0]["code"], "unknown-piece", "{r}");

@@ -150,11 +150,11 @@ pub const TABLE: &[Rules10] = &[
         promotions: CAPABLANCA_PROMOTIONS,
     },
     // The seam's proof (issue 17): a variant only tests know, defined by this entry alone.
-    // Chancellor-less Capablanca pieces, king on e, castling to c or h.
+    // Capablanca with a third knight for the chancellor; king on f, castling to c or h.
     #[cfg(feature = "test-variants")]
     Rules10 {
         name: "seam10",
-        start_fen: "rnabqkbnrr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBNRR w KQkq - 0 1",
+        start_fen: "rnabqkbnnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBNNR w KQkq - 0 1",
         archbishop: Some(b'a'),
         chancellor: None,
         king_file: 5,
