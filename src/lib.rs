@@ -2,7 +2,9 @@
 //!
 //! Layers, pure to impure:
 //! - [`fen`]: parse, diagnose, validate, repair and write FEN / X-FEN / Shredder-FEN (no I/O).
-//! - [`uci`]: UCI line parsing and castling-move notation translation (no I/O).
+//! - [`uci`]: UCI protocol lines: parsing, tokens, the castling notations' names (no I/O).
+//! - [`rules`]: what moves mean: one `GameRules` trait for chess, the 8x8 variants and 10x8,
+//!   the `Game` dispatch enum, move lists and the pv rewrite (no I/O).
 //! - [`framing`]: lines and capped pieces of lines out of bytes (no I/O; the shells and
 //!   `check` share its `MAX_LINE`).
 //! - [`session`]: the sans-I/O proxy state machine (GUI line or engine line in, actions out).
@@ -26,6 +28,7 @@ pub mod logview;
 pub mod net;
 pub mod poslog;
 pub mod proxy;
+pub mod rules;
 pub mod serve;
 pub mod session;
 pub mod token;

@@ -3,7 +3,6 @@
 
 mod output;
 mod variant;
-mod variant8;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -134,33 +133,19 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let settings = Settings::from(&args);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
-    let variant = args.variant.variant.clone();
-    let mut checker = output::Checker::new(settings).with_debug(
-        args.variant.legal_moves && variant == crate::variant::Variant::Chess,
-        args.variant.perft,
-    );
-    let mut checker8 = variant8::Checker8::new(variant.clone(), settings, args.variant.legal_moves);
-    let result = match variant.is_8x8_variant() {
-        true => check_all(
-            &args,
-            &mut |l, n, o| match l.len() > MAX_LINE {
-                true => checker.too_long(l, n, o),
-                false => checker8.line(l, o),
-            },
-            &mut out,
-        ),
-        false => check_all(
-            &args,
-            &mut |l, n, o| match l.len() > MAX_LINE {
-                true => checker.too_long(l, n, o),
-                false => checker.line(l, o),
-            },
-            &mut out,
-        ),
-    }
+    let mut checker =
+        output::Checker::new(settings).with_debug(args.variant.legal_moves, args.variant.perft);
+    let result = check_all(
+        &args,
+        &mut |l, n, o| match l.len() > MAX_LINE {
+            true => checker.too_long(l, n, o),
+            false => checker.line(l, o),
+        },
+        &mut out,
+    )
     .and_then(|()| out.flush());
     match result {
-        Ok(()) if checker.all_ok() && checker8.all_ok() => ExitCode::SUCCESS,
+        Ok(()) if checker.all_ok() => ExitCode::SUCCESS,
         Ok(()) => ExitCode::from(1),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(2),
         Err(e) => {

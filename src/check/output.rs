@@ -293,7 +293,7 @@ fn legal_moves(
     pos.legal_moves()
         .into_iter()
         .map(|mv| {
-            let (uci, _) = crate::uci::write_move(pos, mv, notation);
+            let (uci, _) = crate::rules::write_move(pos, mv, notation);
             let mut after = pos.clone();
             after.play_unchecked(mv);
             let fen = FenDisplay {

@@ -1,6 +1,10 @@
-//! `fenguard check --variant NAME`: picks the rules once per run. `chess` goes to the chess
-//! checker (`output.rs`); the 10x8 variants to [`Board10`] with the same formats (human, json,
-//! fen), repair and exit statuses; the 8x8 variants plug in at the marked arm.
+//! `fenguard check --variant NAME` for every variant but chess: the rules picked once per run
+//! ([`Rules::for_variant`]) and each line checked through the proxy's own rules entry
+//! ([`Game::analyze`] and the [`GameRules`] questions), with the same formats (human, json,
+//! fen), repair and exit statuses as chess. The 8x8 and 10x8 boards keep their own record
+//! shapes (the oracle scripts read them): `--legal-moves` lists UCI moves for 8x8 (Chess960
+//! notation, standard with `--standard`; `scripts/variant8_oracle.py`) and `[move, fen]` pairs
+//! for 10x8 (`scripts/variant10_oracle.py`), where `--perft` also applies.
 
 use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
@@ -8,24 +12,14 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use super::output::{Checker, Format, json_diagnostics, write_human_block};
+use super::output::{Checker, Format, json_diagnostics, write_human, write_human_block};
 use super::{CheckArgs, Settings};
 use crate::fen::Diagnostic;
 use crate::framing::MAX_LINE;
+use crate::rules::{Game, GameRules, Rules};
+use crate::uci::Notation;
 use crate::variant::Variant;
-use crate::variant::board10::{Board10, Notation, Options, Variant10};
-
-/// A checker of input lines: one output line (json, fen) or block (human) per input line.
-pub(crate) trait Lines {
-    /// Checks one input line (without its line end) and writes its output.
-    fn line<W: Write>(&mut self, input: &[u8], out: &mut W) -> io::Result<()>;
-}
-
-impl Lines for Checker {
-    fn line<W: Write>(&mut self, input: &[u8], out: &mut W) -> io::Result<()> {
-        Checker::line(self, input, out)
-    }
-}
+use crate::variant::board10::Variant10;
 
 /// Runs `check` for a variant other than chess; `None` for chess (the caller's own path).
 pub(super) fn run(args: &CheckArgs) -> Option<ExitCode> {
@@ -34,34 +28,32 @@ pub(super) fn run(args: &CheckArgs) -> Option<ExitCode> {
         eprintln!("fenguard check: {message}");
         Some(ExitCode::from(2))
     };
-    match variant {
-        Variant::Chess => None,
-        v if v.is_10x8() => {
-            let v10 = Variant10::from_variant(v).expect("a 10x8 variant");
-            Some(run_10x8(args, v10))
+    let rules = Rules::for_variant(variant);
+    match &rules {
+        Rules::Chess => None,
+        Rules::Eight(_) if args.variant.perft.is_some() => {
+            usage("--perft applies to the 10x8 variants".to_owned())
         }
-        // The 8x8 variants (shakmaty's `variant` feature): the caller's path, with `Checker8`.
-        v if v.is_8x8_variant() => {
-            if args.variant.perft.is_some() {
-                return usage("--perft applies to the 10x8 variants".to_owned());
-            }
-            None
+        Rules::Eight(_) | Rules::Ten(_) => Some(run_variant(args, rules, variant)),
+        Rules::Unchecked(_) => {
+            let mut names: Vec<&str> = Variant10::ALL.iter().map(|v| v.name()).collect();
+            let last = names.pop().unwrap_or_default();
+            usage(format!(
+                "unsupported variant `{}`; expected chess, crazyhouse, atomic, kingofthehill, 3check, horde, racingkings, antichess, giveaway, {} or {last}",
+                variant.uci_name(),
+                names.join(", "),
+            ))
         }
-        other => usage(format!(
-            "unsupported variant `{}`; expected chess, crazyhouse, atomic, kingofthehill, 3check, horde, racingkings, antichess, giveaway, capablanca, caparandom, gothic, janus or embassy",
-            other.uci_name()
-        )),
     }
 }
 
-fn run_10x8(args: &CheckArgs, variant: Variant10) -> ExitCode {
+fn run_variant(args: &CheckArgs, rules: Rules, variant: &Variant) -> ExitCode {
     let settings = Settings::from(args);
-    let mut checker = Checker10 {
+    let mut checker = VariantChecker {
+        ten: matches!(rules, Rules::Ten(_)),
+        rules,
+        name: variant.uci_name().to_owned(),
         settings,
-        options: Options {
-            variant,
-            chess960_allowed: settings.options.chess960_allowed,
-        },
         legal_moves: args.variant.legal_moves,
         perft: args.variant.perft,
         line_number: 0,
@@ -92,83 +84,213 @@ fn run_10x8(args: &CheckArgs, variant: Variant10) -> ExitCode {
     }
 }
 
-/// The 10x8 checker.
-struct Checker10 {
+/// The checker of a variant's lines.
+struct VariantChecker {
+    rules: Rules,
+    /// A 10x8 board (its record shape), else an 8x8 variant.
+    ten: bool,
+    /// The `UCI_Variant` name records carry.
+    name: String,
     settings: Settings,
-    options: Options,
     legal_moves: bool,
     perft: Option<u32>,
     line_number: u64,
     all_ok: bool,
 }
 
-impl Lines for Checker10 {
+/// One line's verdict.
+struct Verdict {
+    valid: bool,
+    repaired: bool,
+    /// The position printed: the valid one, or the repaired one with `--repair`.
+    shown: Option<Game>,
+    /// The valid or repairable position (its castling rights decide `chess960` on 10x8).
+    repairable: Option<Game>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl VariantChecker {
+    fn chess960_allowed(&self) -> bool {
+        self.settings.options.chess960_allowed
+    }
+
+    fn verdict(&self, input: &[u8]) -> Verdict {
+        let a = Game::analyze(&self.rules, input, self.chess960_allowed(), true);
+        let shown = a.game.clone().filter(|_| a.valid || self.settings.repair);
+        Verdict {
+            valid: a.valid,
+            repaired: !a.valid && shown.is_some(),
+            shown,
+            repairable: a.game,
+            diagnostics: a.diagnostics,
+        }
+    }
+
     fn line<W: Write>(&mut self, input: &[u8], out: &mut W) -> io::Result<()> {
         self.line_number += 1;
-        if self.settings.format == Format::Fen && !self.settings.repair {
+        let (castling, ep) = (self.settings.castling, self.settings.ep);
+        let moves_too = self.legal_moves && !self.ten;
+        if self.settings.format == Format::Fen && !self.settings.repair && !moves_too {
             // Only the verdict and the position are printed: no notes needed.
-            let board = Board10::valid_from_fen(input, &self.options);
-            self.all_ok &= board.is_some();
-            let fen = board.map(|b| b.fen(self.settings.castling, self.settings.ep));
+            let game = Game::valid(&self.rules, input, self.chess960_allowed());
+            self.all_ok &= game.is_some();
+            let fen = game.map(|g| g.fen(castling, ep));
             return writeln!(out, "{}", fen.as_deref().unwrap_or("invalid"));
         }
-        let analysis = Board10::from_fen(input, &self.options);
-        let repaired = match analysis.is_valid() || !self.settings.repair {
-            true => None,
-            false => analysis.repair(),
-        };
-        self.all_ok &= analysis.is_valid() || repaired.is_some();
-        let board = repaired.or(analysis.board());
-        let (castling, ep) = (self.settings.castling, self.settings.ep);
-        let fen = board.map(|b| b.fen(castling, ep));
-        match self.settings.format {
-            Format::Fen => writeln!(out, "{}", fen.as_deref().unwrap_or("invalid")),
-            Format::Json => {
-                let notation = Notation::for_engine(self.options.variant, false);
-                let record = Record {
-                    input: String::from_utf8_lossy(input),
-                    valid: analysis.is_valid(),
-                    repaired: repaired.is_some(),
-                    fen,
-                    chess960: analysis.needs_chess960(),
-                    variant: self.options.variant.name(),
-                    diagnostics: json_diagnostics(analysis.diagnostics(), input),
-                    legal_moves: board.filter(|_| self.legal_moves).map(|b| {
-                        b.legal_moves()
-                            .into_iter()
-                            .map(|m| {
-                                let mut after = b.clone();
-                                after.play(m);
-                                [b.write_uci(m, notation), after.fen(castling, ep)]
-                            })
-                            .collect()
-                    }),
-                    perft: self.perft.and_then(|d| board.map(|b| b.perft(d))),
-                };
-                serde_json::to_writer(&mut *out, &record)?;
-                out.write_all(b"\n")
+        let v = self.verdict(input);
+        self.all_ok &= v.valid || v.repaired;
+        let fen = v.shown.as_ref().map(|g| g.fen(castling, ep));
+        match (self.settings.format, self.ten) {
+            (Format::Fen, _) => {
+                writeln!(out, "{}", fen.as_deref().unwrap_or("invalid"))?;
+                self.moves_line8(&v, out)
             }
-            Format::Human => write_human_block(
+            (Format::Json, true) => self.json10(input, &v, fen, out),
+            (Format::Json, false) => self.json8(input, &v, fen.as_deref(), out),
+            (Format::Human, true) => write_human_block(
                 out,
                 self.line_number,
-                (analysis.is_valid(), repaired.is_some()),
+                (v.valid, v.repaired),
                 fen.as_deref(),
                 input,
-                analysis.diagnostics(),
+                &v.diagnostics,
             ),
+            (Format::Human, false) => self.human8(input, &v, fen.as_deref(), out),
         }
+    }
+
+    /// The 8x8 legal moves of the printed position, in the `--standard` notation.
+    fn moves8(&self, v: &Verdict) -> Option<Vec<String>> {
+        let notation = Notation::from_chess960(self.chess960_allowed());
+        let game = v.shown.as_ref().filter(|_| self.legal_moves)?;
+        let moves = game.legal_moves().into_iter();
+        Some(
+            moves
+                .map(|m| game.write(m, notation).0.to_string())
+                .collect(),
+        )
+    }
+
+    fn json8<W: Write>(
+        &self,
+        input: &[u8],
+        v: &Verdict,
+        fen: Option<&str>,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let moves = self.moves8(v);
+        let record = Record8 {
+            input: String::from_utf8_lossy(input),
+            variant: &self.name,
+            valid: v.valid,
+            repaired: v.repaired,
+            fen,
+            chess960: v.shown.as_ref().is_some_and(Game::needs_chess960),
+            diagnostics: records(&v.diagnostics, input),
+            legal_moves: moves.as_deref(),
+        };
+        serde_json::to_writer(&mut *out, &record)?;
+        out.write_all(b"\n")
+    }
+
+    fn human8<W: Write>(
+        &self,
+        input: &[u8],
+        v: &Verdict,
+        fen: Option<&str>,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let status = match (v.valid, v.repaired) {
+            (true, _) => "valid",
+            (false, true) => "repaired",
+            (false, false) => "invalid",
+        };
+        let (n, variant) = (self.line_number, &self.name);
+        match fen {
+            Some(fen) => writeln!(out, "line {n} ({variant}): {status}: {fen}")?,
+            None => writeln!(out, "line {n} ({variant}): {status}")?,
+        }
+        for d in &v.diagnostics {
+            write_human(input, d, out)?;
+        }
+        self.moves_line8(v, out)
+    }
+
+    /// `moves: ...` after an 8x8 line's fen or human output, with `--legal-moves`.
+    fn moves_line8<W: Write>(&self, v: &Verdict, out: &mut W) -> io::Result<()> {
+        match self.moves8(v).filter(|_| !self.ten) {
+            Some(moves) => writeln!(out, "moves: {}", moves.join(" ")),
+            None => Ok(()),
+        }
+    }
+
+    fn json10<W: Write>(
+        &self,
+        input: &[u8],
+        v: &Verdict,
+        fen: Option<String>,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let (castling, ep) = (self.settings.castling, self.settings.ep);
+        let game = v.shown.as_ref();
+        let record = Record10 {
+            input: String::from_utf8_lossy(input),
+            valid: v.valid,
+            repaired: v.repaired,
+            fen,
+            chess960: v.repairable.as_ref().is_some_and(Game::needs_chess960),
+            variant: &self.name,
+            diagnostics: records(&v.diagnostics, input),
+            legal_moves: game.filter(|_| self.legal_moves).map(|g| {
+                g.legal_moves()
+                    .into_iter()
+                    .map(|m| {
+                        let mut after = g.clone();
+                        after.play(m);
+                        let uci = g.write(m, Notation::Standard).0.to_string();
+                        [uci, after.fen(castling, ep)]
+                    })
+                    .collect()
+            }),
+            perft: self.perft.and_then(|d| match game {
+                Some(Game::Ten(b)) => Some(b.perft(d)),
+                _ => None,
+            }),
+        };
+        serde_json::to_writer(&mut *out, &record)?;
+        out.write_all(b"\n")
     }
 }
 
-/// One JSON line: SPEC section 4's fields, plus `variant` and the debug outputs.
+fn records<'a>(diagnostics: &'a [Diagnostic], input: &[u8]) -> Cow<'a, [Diagnostic]> {
+    json_diagnostics(diagnostics, input)
+}
+
+/// One JSON line of an 8x8 variant: SPEC section 4's fields, `variant`, and `legal_moves`
+/// when asked for.
 #[derive(Serialize)]
-struct Record<'a> {
-    input: std::borrow::Cow<'a, str>,
+struct Record8<'a> {
+    input: Cow<'a, str>,
+    variant: &'a str,
+    valid: bool,
+    repaired: bool,
+    fen: Option<&'a str>,
+    chess960: bool,
+    diagnostics: Cow<'a, [Diagnostic]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal_moves: Option<&'a [String]>,
+}
+
+/// One JSON line of a 10x8 variant: SPEC section 4's fields, plus `variant` and the debug
+/// outputs.
+#[derive(Serialize)]
+struct Record10<'a> {
+    input: Cow<'a, str>,
     valid: bool,
     repaired: bool,
     fen: Option<String>,
     chess960: bool,
-    variant: &'static str,
+    variant: &'a str,
     diagnostics: Cow<'a, [Diagnostic]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_moves: Option<Vec<[String; 2]>>,

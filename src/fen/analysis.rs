@@ -103,7 +103,7 @@ fn analyze_into(input: &[u8], opts: &Options, diagnostics: &mut Sink, analysis: 
     // one, and that one diagnostic replaces the parse errors.
     if diagnostics.errors() > 0
         && opts.geometry == Geometry::STANDARD
-        && let Some(d) = crate::variant::board10::needs_variant(input)
+        && let Some(d) = super::needs_variant(input)
     {
         diagnostics.clear();
         diagnostics.add(d.code, d.severity, d.span, || d.message);

@@ -21,6 +21,7 @@ mod diagnostic;
 mod epd;
 pub(crate) mod fields;
 mod geometry;
+mod needs_variant;
 mod parse;
 mod placement;
 pub(crate) mod sink;
@@ -33,6 +34,7 @@ pub use castling::CastlingStyle;
 pub(crate) use castling::{CastlingField, resolve as resolve_castling};
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use geometry::Geometry;
+pub use needs_variant::needs_variant;
 pub use write::{EpMode, FenDisplay, UnknownMode, write_fen};
 
 /// Whether `position` has a castling right that standard chess cannot express (its king is

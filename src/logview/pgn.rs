@@ -14,7 +14,8 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use crate::uci::{Notation, read_move};
+use crate::rules::read_move;
+use crate::uci::Notation;
 
 /// One game being collected.
 #[derive(Debug, Clone)]

@@ -69,7 +69,6 @@ mod compat;
 mod engine_end;
 mod engine_input;
 pub mod game;
-pub mod game_moves;
 pub mod guard;
 mod gui_input;
 mod gui_stream;

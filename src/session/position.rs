@@ -7,8 +7,7 @@
 
 use super::chess960::Chess960State;
 use super::game::Game;
-use super::game::Written;
-use super::game_moves::{append_written, play_moves};
+use super::game::{GameRules, Written, append_written};
 use super::record::{Moves, PositionRecord, Verdict};
 use super::variant::Rules;
 use crate::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid, PositionsConfig};
@@ -173,7 +172,7 @@ pub(super) fn process_command(
         let engine = Notation::from_chess960(engine_on);
         // Castling moves must be translated whenever the notations differ, checked or not.
         let translate = c960.gui_notation() != engine;
-        let played = play_moves(
+        let played = crate::rules::play_moves_from(
             start.clone(),
             &cmd.moves,
             1,

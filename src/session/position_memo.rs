@@ -13,11 +13,12 @@
 //! is no longer valid or repaired, is processed again in full.
 
 use super::chess960::Chess960State;
-use super::game_moves::{append_written, play_moves};
+use super::game::append_written;
 use super::position::{Outcome, joined, lossy, process_command, split_terminator, verdict};
 use super::record::{Moves, Verdict};
 use super::variant::Rules;
 use crate::config::{OnInvalid, PositionsConfig};
+use crate::rules::play_moves_from;
 use crate::uci::{Notation, PositionCommand, PositionStart, parse_position};
 use std::ops::Range;
 
@@ -128,7 +129,7 @@ impl Memo {
         let played = match &self.outcome.searched {
             Some(searched) if !new.is_empty() => {
                 let engine = Notation::from_chess960(c960.engine_on());
-                let played = play_moves(
+                let played = play_moves_from(
                     searched.clone(),
                     new,
                     self.moves + 1,

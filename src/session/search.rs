@@ -11,13 +11,13 @@ use bytes::Bytes;
 use tracing::Level;
 
 use super::game::Game;
-use super::game_moves::{check_bestmove, rewrite_engine_line, translate_searchmoves};
 use super::owed::{Answer, Entry};
 use super::position::{lossy, split_terminator};
 use super::record::{Event, SearchRecord};
 use super::timers::Timer;
 use super::{Action, Session};
 use crate::config::OnInvalid;
+use crate::rules::{LineRewriter, check_bestmove, rewrite_engine_line, translate_searchmoves};
 use crate::uci::{Code, Severity, UciCommand, parse_go, splice, tokens};
 
 /// An open search.
@@ -36,6 +36,9 @@ pub(super) struct Search {
     /// A `stop` was forwarded while the engine owed this search: its `bestmove` is due within
     /// the ping timeout (re-armed when an earlier search's `bestmove` clears the deadline).
     stopped: bool,
+    /// The castling rewrite of this search's `info` / `bestmove` lines, with its cache of the
+    /// last pv replayed from `root` (boxed: a search waits in the owed-reply queue).
+    rewriter: Box<LineRewriter<Game>>,
 }
 
 /// A search fenguard answers itself with `bestmove 0000`, in its turn among the searches.
@@ -95,6 +98,7 @@ impl Session {
                 no_move: false,
             }),
             stopped: false,
+            rewriter: Box::default(),
         };
         self.owed.entries.push_back(Entry::Search(search));
     }
@@ -131,6 +135,7 @@ impl Session {
             root: self.current.clone(),
             own: None,
             stopped: false,
+            rewriter: Box::default(),
         };
         if self.rejected {
             out.push(Action::Log(
@@ -303,12 +308,26 @@ impl Session {
         }
     }
 
+    /// The castling moves of an engine line rewritten into the GUI's notation, replayed from
+    /// [`Session::root`] by the rewriter of the search the line belongs to; `None` when no
+    /// position is known.
+    fn rewrite_for_gui<'a>(&mut self, line: &'a [u8]) -> Option<Rewritten<'a>> {
+        let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
+        match self.owed.searches_mut().find(|s| s.own.is_none()) {
+            Some(Search { root, rewriter, .. }) => root
+                .as_ref()
+                .map(|root| rewriter.rewrite(line, root, engine, gui)),
+            None => self
+                .current
+                .as_ref()
+                .map(|root| rewrite_engine_line(line, root, engine, gui)),
+        }
+    }
+
     /// An `info` line while the notations differ: castling moves rewritten.
     pub(super) fn on_info(&mut self, out: &mut Vec<Action>, line: &Bytes) {
-        let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
         let mut relay = line.clone();
-        if let Some(root) = self.root() {
-            let (rewritten, diags) = rewrite_engine_line(line, root, engine, gui);
+        if let Some((rewritten, diags)) = self.rewrite_for_gui(line) {
             for d in diags {
                 out.push(Action::Log(Level::DEBUG, d.to_string()));
             }
@@ -325,14 +344,15 @@ impl Session {
         let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
         let mut relay = line.clone();
         let mut diags = Vec::new();
-        if let Some(root) = self.root() {
-            if gui != engine {
-                let (rewritten, found) = rewrite_engine_line(line, root, engine, gui);
-                diags.extend(found.iter().map(|d| d.diagnostic.clone()));
-                if let Cow::Owned(bytes) = rewritten {
-                    relay = Bytes::from(bytes);
-                }
+        if gui != engine
+            && let Some((rewritten, found)) = self.rewrite_for_gui(line)
+        {
+            diags.extend(found.iter().map(|d| d.diagnostic.clone()));
+            if let Cow::Owned(bytes) = rewritten {
+                relay = Bytes::from(bytes);
             }
+        }
+        if let Some(root) = self.root() {
             diags.extend(
                 check_bestmove(line, root, engine)
                     .iter()
@@ -392,6 +412,9 @@ impl Session {
         out.push(self.record(event));
     }
 }
+
+/// A line rewritten for the GUI and the rewrite's diagnostics.
+type Rewritten<'a> = (Cow<'a, [u8]>, Vec<crate::uci::MoveDiagnostic>);
 
 /// `span` widened to the blanks before it, so that removing it leaves single separators.
 fn with_leading_blanks(line: &[u8], span: Range<usize>) -> Range<usize> {

@@ -7,15 +7,11 @@
 //! after `pv`, `currmove`, `refutation` and `currline` (which may start with a cpu number);
 //! everything after `string` is free text.
 //!
-//! [`rewrite_engine_line`] rewrites their castling moves into the GUI's notation (fast path,
-//! [`LineRewriter`]); [`rewrite_engine_line_full`] is the reference it is checked against.
-
-mod rewrite;
+//! The rules layer's `crate::rules::LineRewriter` rewrites their castling moves into the GUI's
+//! notation; [`pv_tail`] finds where a line's pv starts for its memo of the last pv.
 
 use std::borrow::Cow;
 use std::ops::Range;
-
-pub use rewrite::{LineRewriter, rewrite_engine_line, rewrite_engine_line_full};
 
 use super::{EngineOption, Token, parse_option, tokens};
 
@@ -223,4 +219,32 @@ pub fn may_hold_castle(line: &[u8]) -> bool {
         }
         _ => false,
     })
+}
+
+/// The byte offset of the `pv` keyword of an `info` line when its pv is the line's first move
+/// field and no `string` comes before it: then [`engine_move_sequences`] reads the bytes from
+/// there on alike whatever comes before, so two lines with the same tail from their `pv` have
+/// the same move sequences (spans shifted). `None` for any other line.
+pub fn pv_tail(line: &[u8]) -> Option<usize> {
+    let mut toks = tokens(line).peekable();
+    if toks.next()?.text != b"info" {
+        return None;
+    }
+    while let Some(t) = toks.next() {
+        if let Some(n) = info_arity(t.text) {
+            for _ in 0..n {
+                toks.next_if(|v| !is_info_keyword(v.text));
+            }
+            continue;
+        }
+        if t.text == b"string" {
+            return None;
+        }
+        match move_field(t.text) {
+            Some(MoveField::Pv) => return Some(t.span.start),
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    None
 }

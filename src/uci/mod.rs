@@ -1,4 +1,5 @@
-//! Parse and rewrite UCI protocol lines, and translate castling-move notation (no I/O).
+//! Parse and rewrite UCI protocol lines (no I/O). The rules of chess (reading a move, castling
+//! notation, move lists, the pv rewrite) are the [`crate::rules`] layer's.
 //!
 //! Lines are byte slices as read from a pipe: they may end in `\n` or `\r\n`, hold runs of
 //! whitespace, and need not be UTF-8. Every parser here works on `&[u8]` and reports
@@ -20,8 +21,8 @@
 //!
 //! Modules: [`gui_command`] (the UCI command words and the canonical form fenguard forwards),
 //! [`command`] (GUI commands `position`, `go`, `setoption`; engine `option` lines),
-//! [`engine_line`] (move fields of `bestmove` and `info`), [`castling`] (UCI castling
-//! notations), [`moves`] (playing and translating move lists), [`diag`] (move diagnostics).
+//! [`engine_line`] (move fields of `bestmove` and `info`), [`castling`] (the two UCI castling
+//! notations), [`diag`] (move diagnostics).
 //! Source: the UCI protocol description (Stefan Meyer-Kahlen, April 2006), SPEC sections 3, 6, 7.
 
 pub mod castling;
@@ -29,11 +30,10 @@ pub mod command;
 pub mod diag;
 pub mod engine_line;
 pub mod gui_command;
-pub mod moves;
 
 use std::ops::Range;
 
-pub use castling::{Notation, Reading, read_move, write_move};
+pub use castling::Notation;
 pub use command::{
     CommandError, EngineOption, GoCommand, PositionCommand, PositionStart, SetOption,
     parse_check_value, parse_go, parse_option, parse_position, parse_setoption,
@@ -43,10 +43,6 @@ pub use engine_line::{EngineLine, MoveField, MoveSequence, engine_move_sequences
 pub use gui_command::{
     UciCommand, canonical_line, hidden_command, holds_nul, is_canonical, map_canonical_offset,
     overlong_command,
-};
-pub use moves::{
-    MovesOutcome, check_bestmove, play_moves, play_moves_from, rewrite_engine_line,
-    translate_searchmoves,
 };
 
 /// Whether `byte` separates UCI tokens: the bytes C's `isspace` accepts in the C locale

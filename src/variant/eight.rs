@@ -4,7 +4,7 @@
 //! One type, [`Position8`], wraps `shakmaty::variant::VariantPosition` and is what the session
 //! asks: [`Position8::startpos`] (the variant's start), [`analyze`] (diagnostics and the
 //! position), [`Position8::legal_moves`], [`Position8::read_move`] /
-//! [`Position8::write_move`] (both castling notations, as `uci::castling`), [`Position8::play`]
+//! [`Position8::write_move`] (both castling notations, as `rules::chess`), [`Position8::play`]
 //! and [`Position8::fen`].
 //!
 //! FEN extras (module `eight_fen`): crazyhouse pockets `[Pp]` or a ninth rank `/Pp` and
@@ -48,7 +48,8 @@ pub use super::eight_pos::Pos8;
 use super::eight_write;
 use super::giveaway::Giveaway;
 use crate::fen::{CastlingStyle, Code, Diagnostic, EpMode, Options, Severity};
-use crate::uci::castling::{Notation, ReadError, Reading};
+use crate::rules::{ReadError, Reading};
+use crate::uci::Notation;
 
 /// A position of an 8x8 variant: the variant's rules decided once, the session asks this type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,7 +119,7 @@ impl Position8 {
     }
 
     /// The legal move the UCI text `text` means, read in `notation` (the rules of
-    /// [`crate::uci::castling`]: king-takes-own-rook is castling in both notations).
+    /// [`crate::rules::chess`]: king-takes-own-rook is castling in both notations).
     ///
     /// # Errors
     /// [`ReadError`]: `Syntax`, `Null`, `Illegal` or `MissingPromotion`.
@@ -127,12 +128,12 @@ impl Position8 {
         if self.pos.is_variant_end() && uci != UciMove::Null {
             return Err(ReadError::Illegal);
         }
-        crate::uci::castling::read_uci(&self.pos, uci, notation)
+        crate::rules::read_uci(&self.pos, uci, notation)
     }
 
     /// Writes the legal move `mv` in `notation`; the flag is `ambiguous-castling-move`.
     pub fn write_move(&self, mv: Move, notation: Notation) -> (UciMove, bool) {
-        crate::uci::castling::write_move(&self.pos, mv, notation)
+        crate::rules::write_move(&self.pos, mv, notation)
     }
 
     /// Plays the legal move `mv` (from [`Position8::read_move`] or the legal moves).

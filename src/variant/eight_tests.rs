@@ -3,8 +3,8 @@
 use super::Variant;
 use super::eight::{Position8, analyze};
 use crate::fen::{CastlingStyle, Code, EpMode, Options};
+use crate::rules::ReadError;
 use crate::uci::Notation;
-use crate::uci::castling::ReadError;
 
 const XFEN: CastlingStyle = CastlingStyle::XFen;
 const LEGAL: EpMode = EpMode::Legal;

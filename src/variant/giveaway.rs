@@ -3,7 +3,7 @@
 //!
 //! shakmaty's `Antichess` has no castling (lichess antichess). [`Giveaway`] is shakmaty's
 //! antichess position plus castling rights, and implements shakmaty's [`Position`] so that the
-//! chess core's castling notation code (`uci::castling`) and FEN writer serve it unchanged.
+//! chess core's castling notation code (`rules::chess`) and FEN writer serve it unchanged.
 //! The rules follow python-chess's `SuicideBoard` with castling:
 //! - captures are compulsory, so castling is legal only when no capture is (a castle is not a
 //!   capture);

@@ -25,6 +25,8 @@ mod eight_tests;
 mod eight_write;
 pub mod giveaway;
 
+use board10::Variant10;
+
 /// A variant by its Fairy-Stockfish `UCI_Variant` name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum Variant {
@@ -48,18 +50,26 @@ pub enum Variant {
     Antichess,
     /// `giveaway`: antichess with castling (Fairy-Stockfish's and python-chess's `giveaway`).
     Giveaway,
-    /// `capablanca`: 10x8, archbishop and chancellor, king to the c- or i-file when castling.
-    Capablanca,
-    /// `caparandom`: Capablanca Random Chess (10x8 Chess960-style start positions).
-    CapaRandom,
-    /// `gothic`: 10x8, Capablanca pieces in another start position.
-    Gothic,
-    /// `janus`: 10x8 with two janus pieces (`J`/`j`, knight+bishop); king to b or i.
-    Janus,
-    /// `embassy`: 10x8, Capablanca pieces, king to b or h.
-    Embassy,
+    /// A 10x8 variant of the X-FEN definition (Capablanca family), an entry of
+    /// [`board10::TABLE`]: [`Variant::Capablanca`], [`Variant::CapaRandom`],
+    /// [`Variant::Gothic`], [`Variant::Janus`], [`Variant::Embassy`].
+    Ten(Variant10),
     /// Any other name: not modelled, passed through unchanged.
     Other(String),
+}
+
+#[allow(non_upper_case_globals)]
+impl Variant {
+    /// `capablanca`: 10x8, archbishop and chancellor, king to the c- or i-file when castling.
+    pub const Capablanca: Variant = Variant::Ten(Variant10::Capablanca);
+    /// `caparandom`: Capablanca Random Chess (10x8 Chess960-style start positions).
+    pub const CapaRandom: Variant = Variant::Ten(Variant10::CapaRandom);
+    /// `gothic`: 10x8, Capablanca pieces in another start position.
+    pub const Gothic: Variant = Variant::Ten(Variant10::Gothic);
+    /// `janus`: 10x8 with two janus pieces (`J`/`j`, knight+bishop); king to b or i.
+    pub const Janus: Variant = Variant::Ten(Variant10::Janus);
+    /// `embassy`: 10x8, Capablanca pieces, king to b or h.
+    pub const Embassy: Variant = Variant::Ten(Variant10::Embassy);
 }
 
 impl Variant {
@@ -76,12 +86,10 @@ impl Variant {
             "racingkings" => Variant::RacingKings,
             "antichess" => Variant::Antichess,
             "giveaway" => Variant::Giveaway,
-            "capablanca" => Variant::Capablanca,
-            "caparandom" => Variant::CapaRandom,
-            "gothic" => Variant::Gothic,
-            "janus" => Variant::Janus,
-            "embassy" => Variant::Embassy,
-            other => Variant::Other(other.to_owned()),
+            other => match Variant10::from_name(other) {
+                Some(v10) => Variant::Ten(v10),
+                None => Variant::Other(other.to_owned()),
+            },
         }
     }
 
@@ -97,25 +105,14 @@ impl Variant {
             Variant::RacingKings => "racingkings",
             Variant::Antichess => "antichess",
             Variant::Giveaway => "giveaway",
-            Variant::Capablanca => "capablanca",
-            Variant::CapaRandom => "caparandom",
-            Variant::Gothic => "gothic",
-            Variant::Janus => "janus",
-            Variant::Embassy => "embassy",
+            Variant::Ten(v10) => v10.name(),
             Variant::Other(name) => name,
         }
     }
 
     /// Whether the variant is played on the 10x8 board of the X-FEN definition.
     pub fn is_10x8(&self) -> bool {
-        matches!(
-            self,
-            Variant::Capablanca
-                | Variant::CapaRandom
-                | Variant::Gothic
-                | Variant::Janus
-                | Variant::Embassy
-        )
+        matches!(self, Variant::Ten(_))
     }
 
     /// Whether the variant is one of the 8x8 variants shakmaty's `variant` feature models.

@@ -7,10 +7,10 @@
 
 use std::ops::Range;
 
+use fenguard::rules::{check_bestmove, play_moves, rewrite_engine_line, translate_searchmoves};
 use fenguard::uci::{
-    self, Notation, PositionStart, check_bestmove, engine_move_sequences, parse_check_value,
-    parse_go, parse_option, parse_position, parse_setoption, play_moves, rewrite_engine_line,
-    tokens, translate_searchmoves,
+    self, Notation, PositionStart, engine_move_sequences, parse_check_value, parse_go,
+    parse_option, parse_position, parse_setoption, tokens,
 };
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};

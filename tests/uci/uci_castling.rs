@@ -1,8 +1,8 @@
 //! Castling-move notation: reading GUI / engine text, writing it in the other notation
 //! (SPEC 7; spot values cross-checked with python-chess 1.11.2 `Board(fen, chess960=True)`).
 
-use fenguard::uci::castling::ReadError;
-use fenguard::uci::{Notation, read_move, write_move};
+use fenguard::rules::{ReadError, read_move, write_move};
+use fenguard::uci::Notation;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role, Square};
@@ -372,7 +372,8 @@ proptest::proptest! {
         gui_960 in proptest::bool::ANY,
         engine_960 in proptest::bool::ANY,
     ) {
-        use fenguard::uci::{play_moves, tokens};
+        use fenguard::rules::play_moves;
+        use fenguard::uci::tokens;
         let (gui, engine) = (Notation::from_chess960(gui_960), Notation::from_chess960(engine_960));
         let start = chess960_start(n);
         let mut p = start.clone();
@@ -460,8 +461,7 @@ proptest::proptest! {
         engine_960 in proptest::bool::ANY,
         gui_960 in proptest::bool::ANY,
     ) {
-        use fenguard::uci::engine_line::{LineRewriter, rewrite_engine_line_full};
-        use fenguard::uci::rewrite_engine_line;
+        use fenguard::rules::{LineRewriter, rewrite_engine_line, rewrite_engine_line_full};
         let (engine, gui) = (Notation::from_chess960(engine_960), Notation::from_chess960(gui_960));
         let start = pos(FAST_PATH_ROOTS[root]);
         let mut rewriter = LineRewriter::default();

@@ -2,10 +2,9 @@
 
 use std::borrow::Cow;
 
+use fenguard::rules::{check_bestmove, rewrite_engine_line};
 use fenguard::uci::engine_line::may_hold_castle;
-use fenguard::uci::{
-    Code, MoveField, Notation, check_bestmove, engine_move_sequences, rewrite_engine_line,
-};
+use fenguard::uci::{Code, MoveField, Notation, engine_move_sequences};
 use proptest::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};

@@ -1,9 +1,7 @@
 //! Playing `position ... moves` lists and `go searchmoves`: validation, translation, diagnostics.
 
-use fenguard::uci::{
-    Code, MovesOutcome, Notation, Severity, parse_position, play_moves, tokens,
-    translate_searchmoves,
-};
+use fenguard::rules::{MovesOutcome, play_moves, translate_searchmoves};
+use fenguard::uci::{Code, Notation, Severity, parse_position, tokens};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 

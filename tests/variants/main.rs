@@ -11,6 +11,8 @@ mod giveaway_games;
 mod variant10_board;
 mod variant10_check;
 mod variant10_perft;
+#[cfg(feature = "test-variants")]
+mod variant10_seam;
 mod variant8_check;
 mod variant8_games;
 mod variants_games;

@@ -38,7 +38,6 @@
 mod analysis;
 mod castling;
 mod movegen;
-mod needs;
 mod parse;
 mod piece;
 mod position;
@@ -47,7 +46,6 @@ mod uci;
 mod write;
 
 pub use analysis::{Analysis10, Options};
-pub use needs::needs_variant;
 pub use piece::{Piece10, Role10, Variant10};
 pub use position::{Board10, Move10, MoveKind, Side};
 pub use square::Square10;

@@ -297,7 +297,7 @@ fn placement(
                         format!(
                             "{} on rank {rank_number} is no {variant} piece; expected one of {} or a count",
                             quote(&rank[i..i + len]),
-                            piece_letters(variant)
+                            variant.piece_letters()
                         ),
                     ));
                     i += len;
@@ -321,12 +321,4 @@ fn placement(
     }
     let errors_after = diags.iter().filter(|d| d.is_error()).count();
     (errors_after == errors_before).then_some(squares)
-}
-
-/// The piece letters of `variant`, for messages.
-fn piece_letters(variant: Variant10) -> &'static str {
-    match variant {
-        Variant10::Janus => "KQRBNJP/kqrbnjp",
-        _ => "KQRBNACP/kqrbnacp",
-    }
 }

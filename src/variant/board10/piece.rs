@@ -1,5 +1,5 @@
-//! Pieces of the 10x8 variants and the per-variant rules that are plain data: piece letters,
-//! start positions, castling targets, promotion pieces.
+//! Pieces of the 10x8 variants and the variants themselves as data ([`TABLE`]): piece
+//! letters, start positions, castling files, promotion pieces.
 
 use shakmaty::Color;
 
@@ -57,131 +57,209 @@ pub struct Piece10 {
     pub role: Role10,
 }
 
-/// One of the five 10x8 variants (Fairy-Stockfish `UCI_Variant` names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Variant10 {
+/// A 10x8 variant described as data, as Fairy-Stockfish's `variant.cpp` describes its
+/// variants: a new 10x8 variant is one entry of [`TABLE`] (everything else, from the FEN
+/// reader to the move generator, the UCI notation and `fenguard check`, reads these fields).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Rules10 {
+    /// The `UCI_Variant` name (lowercase).
+    pub name: &'static str,
+    /// The start position as X-FEN (Fairy-Stockfish's `start_fen`).
+    pub start_fen: &'static str,
+    /// The lowercase letter of the knight+bishop mover (`a`, janus `j`), `None` without one.
+    pub archbishop: Option<u8>,
+    /// The lowercase letter of the knight+rook mover (`c`), `None` without one.
+    pub chancellor: Option<u8>,
+    /// The king's start file outside Chess960 rules, 0 = a.
+    pub king_file: i8,
+    /// The king's target files when castling: (queenside, kingside), 0 = a.
+    pub castle_targets: (i8, i8),
+    /// A Chess960-style variant: any king and rook placement may castle, and
+    /// Fairy-Stockfish writes castles king-takes-rook.
+    pub random: bool,
+    /// The pieces a pawn may promote to, in Fairy-Stockfish's order.
+    pub promotions: &'static [Role10],
+}
+
+const CAPABLANCA_PROMOTIONS: &[Role10] = &[
+    Role10::Archbishop,
+    Role10::Chancellor,
+    Role10::Queen,
+    Role10::Rook,
+    Role10::Bishop,
+    Role10::Knight,
+];
+
+/// The 10x8 variants, in SPEC order (an index is a [`Variant10`]).
+pub const TABLE: &[Rules10] = &[
+    Rules10 {
+        name: "capablanca",
+        start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        archbishop: Some(b'a'),
+        chancellor: Some(b'c'),
+        king_file: 5,
+        castle_targets: (2, 8),
+        random: false,
+        promotions: CAPABLANCA_PROMOTIONS,
+    },
+    Rules10 {
+        name: "caparandom",
+        // The default array is Capablanca's.
+        start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        archbishop: Some(b'a'),
+        chancellor: Some(b'c'),
+        king_file: 5,
+        castle_targets: (2, 8),
+        random: true,
+        promotions: CAPABLANCA_PROMOTIONS,
+    },
+    Rules10 {
+        name: "gothic",
+        start_fen: "rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR w KQkq - 0 1",
+        archbishop: Some(b'a'),
+        chancellor: Some(b'c'),
+        king_file: 5,
+        castle_targets: (2, 8),
+        random: false,
+        promotions: CAPABLANCA_PROMOTIONS,
+    },
+    Rules10 {
+        name: "janus",
+        start_fen: "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1",
+        archbishop: Some(b'j'),
+        chancellor: None,
+        king_file: 4,
+        castle_targets: (1, 8),
+        random: false,
+        promotions: &[
+            Role10::Archbishop,
+            Role10::Queen,
+            Role10::Rook,
+            Role10::Bishop,
+            Role10::Knight,
+        ],
+    },
+    Rules10 {
+        name: "embassy",
+        start_fen: "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w KQkq - 0 1",
+        archbishop: Some(b'a'),
+        chancellor: Some(b'c'),
+        king_file: 4,
+        castle_targets: (1, 7),
+        random: false,
+        promotions: CAPABLANCA_PROMOTIONS,
+    },
+    // The seam's proof (issue 17): a variant only tests know, defined by this entry alone.
+    // Capablanca with a third knight for the chancellor; king on f, castling to c or h.
+    #[cfg(feature = "test-variants")]
+    Rules10 {
+        name: "seam10",
+        start_fen: "rnabqkbnnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBNNR w KQkq - 0 1",
+        archbishop: Some(b'a'),
+        chancellor: None,
+        king_file: 5,
+        castle_targets: (2, 7),
+        random: false,
+        promotions: &[
+            Role10::Archbishop,
+            Role10::Queen,
+            Role10::Rook,
+            Role10::Knight,
+        ],
+    },
+];
+
+/// One of the 10x8 variants: an entry of [`TABLE`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Variant10(u8);
+
+const COUNT: usize = TABLE.len();
+
+#[allow(non_upper_case_globals)]
+impl Variant10 {
     /// `capablanca`: `rnabqkbcnr`, king castles to c or i.
-    Capablanca,
+    pub const Capablanca: Variant10 = Variant10(0);
     /// `caparandom`: Capablanca Random Chess; Chess960-style castling (king to c or i),
     /// moves written king-takes-rook.
-    CapaRandom,
+    pub const CapaRandom: Variant10 = Variant10(1);
     /// `gothic`: `rnbqckabnr`, king castles to c or i.
-    Gothic,
+    pub const Gothic: Variant10 = Variant10(2);
     /// `janus`: `rjnbkqbnjr`, janus `J` instead of archbishop, no chancellor; king to b or i.
-    Janus,
+    pub const Janus: Variant10 = Variant10(3);
     /// `embassy`: `rnbqkcabnr`, king castles to b or h.
-    Embassy,
+    pub const Embassy: Variant10 = Variant10(4);
 }
 
 impl Variant10 {
-    /// The five, in SPEC order.
-    pub const ALL: [Variant10; 5] = [
-        Variant10::Capablanca,
-        Variant10::CapaRandom,
-        Variant10::Gothic,
-        Variant10::Janus,
-        Variant10::Embassy,
-    ];
+    /// Every 10x8 variant, in [`TABLE`] order.
+    pub const ALL: [Variant10; COUNT] = {
+        let mut all = [Variant10(0); COUNT];
+        let mut i = 0;
+        while i < COUNT {
+            all[i] = Variant10(i as u8);
+            i += 1;
+        }
+        all
+    };
+
+    /// The variant's rules.
+    pub const fn rules(self) -> &'static Rules10 {
+        &TABLE[self.0 as usize]
+    }
+
+    /// The 10x8 variant named `name` (lowercase `UCI_Variant` name), if any.
+    pub fn from_name(name: &str) -> Option<Variant10> {
+        Variant10::ALL.into_iter().find(|v| v.name() == name)
+    }
 
     /// The 10x8 variant `v` names, `None` for any other.
     pub fn from_variant(v: &Variant) -> Option<Variant10> {
-        Some(match v {
-            Variant::Capablanca => Variant10::Capablanca,
-            Variant::CapaRandom => Variant10::CapaRandom,
-            Variant::Gothic => Variant10::Gothic,
-            Variant::Janus => Variant10::Janus,
-            Variant::Embassy => Variant10::Embassy,
-            _ => return None,
-        })
+        match v {
+            Variant::Ten(v10) => Some(*v10),
+            _ => None,
+        }
     }
 
     /// The shared [`Variant`] name type.
     pub fn variant(self) -> Variant {
-        match self {
-            Variant10::Capablanca => Variant::Capablanca,
-            Variant10::CapaRandom => Variant::CapaRandom,
-            Variant10::Gothic => Variant::Gothic,
-            Variant10::Janus => Variant::Janus,
-            Variant10::Embassy => Variant::Embassy,
-        }
+        Variant::Ten(self)
     }
 
     /// The `UCI_Variant` name.
     pub fn name(self) -> &'static str {
-        match self {
-            Variant10::Capablanca => "capablanca",
-            Variant10::CapaRandom => "caparandom",
-            Variant10::Gothic => "gothic",
-            Variant10::Janus => "janus",
-            Variant10::Embassy => "embassy",
-        }
+        self.rules().name
     }
 
-    /// The start position as X-FEN (Fairy-Stockfish's `start_fen`; caparandom's default is
-    /// Capablanca's array).
+    /// The start position as X-FEN (Fairy-Stockfish's `start_fen`).
     pub fn start_fen(self) -> &'static str {
-        match self {
-            Variant10::Capablanca | Variant10::CapaRandom => {
-                "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
-            }
-            Variant10::Gothic => {
-                "rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR w KQkq - 0 1"
-            }
-            Variant10::Janus => {
-                "rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1"
-            }
-            Variant10::Embassy => {
-                "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w KQkq - 0 1"
-            }
-        }
+        self.rules().start_fen
     }
 
     /// The king's target files when castling: (queenside, kingside), 0 = a.
     pub const fn castle_targets(self) -> (i8, i8) {
-        match self {
-            Variant10::Capablanca | Variant10::CapaRandom | Variant10::Gothic => (2, 8),
-            Variant10::Embassy => (1, 7),
-            Variant10::Janus => (1, 8),
-        }
+        self.rules().castle_targets
     }
 
     /// The king's start file outside Chess960 rules (caparandom: Capablanca's `f`).
     pub const fn king_file(self) -> i8 {
-        match self {
-            Variant10::Capablanca | Variant10::CapaRandom | Variant10::Gothic => 5,
-            Variant10::Janus | Variant10::Embassy => 4,
-        }
+        self.rules().king_file
     }
 
     /// Whether the variant itself is a Chess960-style one (caparandom): any king and rook
     /// placement may castle, and Fairy-Stockfish writes castles king-takes-rook.
     pub const fn is_random(self) -> bool {
-        matches!(self, Variant10::CapaRandom)
+        self.rules().random
     }
 
     /// The pieces a pawn may promote to, in Fairy-Stockfish's order.
     pub fn promotions(self) -> &'static [Role10] {
-        match self {
-            Variant10::Janus => &[
-                Role10::Archbishop,
-                Role10::Queen,
-                Role10::Rook,
-                Role10::Bishop,
-                Role10::Knight,
-            ],
-            _ => &[
-                Role10::Archbishop,
-                Role10::Chancellor,
-                Role10::Queen,
-                Role10::Rook,
-                Role10::Bishop,
-                Role10::Knight,
-            ],
-        }
+        self.rules().promotions
     }
 
-    /// The lowercase letter of `role` in this variant.
+    /// The lowercase letter of `role` in this variant (`a` / `c` for a mover the variant
+    /// lacks: only [`std::fmt::Display`] of a move asks that).
     pub const fn letter(self, role: Role10) -> u8 {
+        let rules = self.rules();
         match role {
             Role10::Pawn => b'p',
             Role10::Knight => b'n',
@@ -189,15 +267,20 @@ impl Variant10 {
             Role10::Rook => b'r',
             Role10::Queen => b'q',
             Role10::King => b'k',
-            Role10::Archbishop if matches!(self, Variant10::Janus) => b'j',
-            Role10::Archbishop => b'a',
-            Role10::Chancellor => b'c',
+            Role10::Archbishop => match rules.archbishop {
+                Some(c) => c,
+                None => b'a',
+            },
+            Role10::Chancellor => match rules.chancellor {
+                Some(c) => c,
+                None => b'c',
+            },
         }
     }
 
-    /// The role a lowercase letter names in this variant (`a`/`c` outside janus, `j` in it).
+    /// The role a lowercase letter names in this variant.
     pub const fn role(self, lower: u8) -> Option<Role10> {
-        let janus = matches!(self, Variant10::Janus);
+        let rules = self.rules();
         Some(match lower {
             b'p' => Role10::Pawn,
             b'n' => Role10::Knight,
@@ -205,11 +288,22 @@ impl Variant10 {
             b'r' => Role10::Rook,
             b'q' => Role10::Queen,
             b'k' => Role10::King,
-            b'a' if !janus => Role10::Archbishop,
-            b'j' if janus => Role10::Archbishop,
-            b'c' if !janus => Role10::Chancellor,
+            c if matches!(rules.archbishop, Some(a) if a == c) => Role10::Archbishop,
+            c if matches!(rules.chancellor, Some(a) if a == c) => Role10::Chancellor,
             _ => return None,
         })
+    }
+
+    /// The piece letters of the variant, for messages (`KQRBNACP/kqrbnacp`).
+    pub fn piece_letters(self) -> String {
+        let rules = self.rules();
+        let fairy: String = [rules.archbishop, rules.chancellor]
+            .into_iter()
+            .flatten()
+            .map(char::from)
+            .collect();
+        let upper = format!("KQRBN{}P", fairy.to_ascii_uppercase());
+        format!("{upper}/{}", upper.to_ascii_lowercase())
     }
 
     /// The piece a FEN character names (uppercase White).
@@ -232,6 +326,12 @@ impl Variant10 {
             Color::White => c.to_ascii_uppercase(),
             Color::Black => c,
         }
+    }
+}
+
+impl std::fmt::Debug for Variant10 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Variant10({})", self.name())
     }
 }
 

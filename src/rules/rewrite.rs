@@ -11,20 +11,23 @@
 //!   move, the replacements and diagnostics): the next pv of the same search shares a prefix
 //!   with it (engines deepen the same line), so only the new tail is replayed.
 //! - No allocation for moves whose text does not change.
+//! - An `info` line whose bytes from its `pv` keyword on are the last line's
+//!   ([`crate::uci::engine_line::pv_tail`]: no other move field before it) gets the last
+//!   line's result for them: only the counters before the pv are copied, nothing replayed.
+//!
+//! Generic over [`GameRules`]: the castle filter ([`GameRules::may_hold_castle`]) and the
+//! horizon ([`GameRules::horizon`]) are chess's (8x8 shapes, castling rights); other rules
+//! replay every sequence in full, with the same caches.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::ops::Range;
 
-use shakmaty::{Bitboard, Chess, Color, Position, Rank};
+use shakmaty::Color;
 
-use super::{MoveField, MoveSequence, engine_move_sequences, may_hold_castle, splice};
-use crate::uci::Token;
-use crate::uci::castling::Notation;
-use crate::uci::diag::MoveDiagnostic;
-use crate::uci::moves::{push_if_changed, translate_one};
-#[cfg(test)]
-use crate::uci::tokens;
+use super::GameRules;
+use super::moves::{push_if_changed, translate_one};
+use crate::uci::engine_line::{MoveField, MoveSequence, engine_move_sequences, pv_tail, splice};
+use crate::uci::{MoveDiagnostic, Notation, Token};
 
 /// Most pv moves [`LineRewriter`] remembers.
 const CACHED_PLIES: usize = 256;
@@ -39,16 +42,21 @@ fn what(field: MoveField) -> &'static str {
     }
 }
 
-/// What a token may need: a back-rank shape (maybe a castle of that rank's side), or a text
-/// that might be rewritten even when it is not a castle (upper-case promotion, odd bytes).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+/// What a pv token may need, by its shape on the 8x8 board: a back-rank move (maybe a castle of
+/// that rank's side), or a text that might be rewritten even when it is not a castle
+/// (upper-case promotion, odd bytes). [`GameRules::horizon`] reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An ordinary 8x8 move shape (`e2e4`, `e7e8q`): written back as it came unless a castle.
     Plain,
+    /// `[a-h]1[a-h]1` (White's) or `[a-h]8[a-h]8` (Black's).
     BackRank(Color),
+    /// Anything else.
     Odd,
 }
 
-fn kind(text: &[u8]) -> Kind {
+/// The [`Kind`] of a token.
+pub fn kind(text: &[u8]) -> Kind {
     let file = |b: u8| (b'a'..=b'h').contains(&b);
     let rank = |b: u8| (b'1'..=b'8').contains(&b);
     match *text {
@@ -68,41 +76,30 @@ fn kind(text: &[u8]) -> Kind {
     }
 }
 
-/// From which index on no token of `kinds` can change, given the castling rights `rights`.
-fn end_of_interest(kinds: &[Kind], rights: Bitboard) -> usize {
-    let white = (rights & Bitboard::from_rank(Rank::First)).any();
-    let black = (rights & Bitboard::from_rank(Rank::Eighth)).any();
-    kinds
-        .iter()
-        .rposition(|k| match k {
-            Kind::Plain => false,
-            Kind::Odd => true,
-            Kind::BackRank(Color::White) => white,
-            Kind::BackRank(Color::Black) => black,
-        })
-        .map_or(0, |i| i + 1)
-}
-
 /// One pv move replayed: its text, the position after it, its replacement and diagnostics.
 #[derive(Debug, Clone)]
-struct Ply {
+struct Ply<R> {
     text: Vec<u8>,
-    after: Chess,
+    after: R,
     replacement: Option<Vec<u8>>,
     diags: Vec<MoveDiagnostic>,
 }
 
 /// Rewrites engine lines like [`rewrite_engine_line_full`], remembering the last pv replayed
-/// (see the module docs). Keep one per search, or per session: it checks that the root and the
-/// notations are the ones it remembers and starts afresh when not.
-#[derive(Debug, Clone, Default)]
-pub struct LineRewriter {
-    root: Option<Chess>,
+/// (see the module docs). Owned by the search it serves (the session keeps one per search):
+/// it checks that the root and the notations are the ones it remembers and starts afresh when
+/// not.
+#[derive(Debug, Clone)]
+pub struct LineRewriter<R: GameRules = shakmaty::Chess> {
+    root: Option<R>,
     notations: Option<(Notation, Notation)>,
-    plies: Vec<Ply>,
+    plies: Vec<Ply<R>>,
     /// The last pv's bytes (first move to last) and its result, spans relative to its start:
     /// an engine repeats a pv unchanged across many `info` lines.
     memo: Option<Memo>,
+    /// The last line's tail from its `pv` keyword: the next `info` of the search usually
+    /// differs only in its counters before it.
+    tail: Option<TailMemo>,
 }
 
 #[derive(Debug, Clone)]
@@ -112,40 +109,100 @@ struct Memo {
     diags: Vec<MoveDiagnostic>,
 }
 
+/// The last `info` line rewritten through [`pv_tail`]: its bytes from `pv` on, and what they
+/// became (`None`: unchanged); its diagnostics, spans relative to the tail.
+#[derive(Debug, Clone)]
+struct TailMemo {
+    tail: Vec<u8>,
+    out: Option<Vec<u8>>,
+    diags: Vec<MoveDiagnostic>,
+}
+
+impl<R: GameRules> Default for LineRewriter<R> {
+    fn default() -> Self {
+        LineRewriter {
+            root: None,
+            notations: None,
+            plies: Vec::new(),
+            memo: None,
+            tail: None,
+        }
+    }
+}
+
 fn shift(range: &Range<usize>, from: usize, to: usize) -> Range<usize> {
     range.start - from + to..range.end - from + to
 }
 
-/// Whether two positions are the same for reading moves (board, side, castling rights and
-/// mode, en passant square); counters do not matter.
-fn same_root(a: &Chess, b: &Chess) -> bool {
-    a.board() == b.board()
-        && a.turn() == b.turn()
-        && a.castles().castling_rights() == b.castles().castling_rights()
-        && a.castles().mode() == b.castles().mode()
-        && a.maybe_ep_square() == b.maybe_ep_square()
-}
-
-impl LineRewriter {
+impl<R: GameRules> LineRewriter<R> {
     /// Rewrites `line` as [`rewrite_engine_line_full`] does, with the same result.
     pub fn rewrite<'a>(
         &mut self,
         line: &'a [u8],
-        root: &Chess,
+        root: &R,
         engine: Notation,
         gui: Notation,
     ) -> (Cow<'a, [u8]>, Vec<MoveDiagnostic>) {
-        let mut diags = Vec::new();
-        if engine == gui || !may_hold_castle(line) {
-            return (Cow::Borrowed(line), diags);
+        if engine == gui {
+            return (Cow::Borrowed(line), Vec::new());
         }
         let fresh = self.notations != Some((engine, gui))
-            || !self.root.as_ref().is_some_and(|r| same_root(r, root));
+            || !self.root.as_ref().is_some_and(|r| r.reads_like(root));
         if fresh {
             self.root = Some(root.clone());
             self.notations = Some((engine, gui));
             self.plies.clear();
             self.memo = None;
+            self.tail = None;
+        }
+        let at = pv_tail(line);
+        if let Some(at) = at
+            && let Some(memo) = self.tail.as_ref().filter(|m| m.tail == line[at..])
+        {
+            let diags = memo
+                .diags
+                .iter()
+                .map(|d| d.clone().map_span(|r| shift(&r, 0, at)))
+                .collect();
+            let Some(out) = &memo.out else {
+                return (Cow::Borrowed(line), diags);
+            };
+            let mut whole = Vec::with_capacity(at + out.len());
+            whole.extend_from_slice(&line[..at]);
+            whole.extend_from_slice(out);
+            return (Cow::Owned(whole), diags);
+        }
+        let (out, diags) = self.rewrite_sequences(line, root, engine, gui);
+        if let Some(at) = at
+            && root.may_hold_castle(&line[at..])
+        {
+            self.tail = Some(TailMemo {
+                tail: line[at..].to_vec(),
+                out: match &out {
+                    Cow::Owned(o) => Some(o[at..].to_vec()),
+                    Cow::Borrowed(_) => None,
+                },
+                diags: diags
+                    .iter()
+                    .map(|d| d.clone().map_span(|r| shift(&r, at, 0)))
+                    .collect(),
+            });
+        }
+        (out, diags)
+    }
+
+    /// The rewrite proper: each move sequence of `line` replayed (the pv through the plies
+    /// remembered).
+    fn rewrite_sequences<'a>(
+        &mut self,
+        line: &'a [u8],
+        root: &R,
+        engine: Notation,
+        gui: Notation,
+    ) -> (Cow<'a, [u8]>, Vec<MoveDiagnostic>) {
+        let mut diags = Vec::new();
+        if !root.may_hold_castle(line) {
+            return (Cow::Borrowed(line), diags);
         }
         let mut reps = Vec::new();
         for seq in engine_move_sequences(line) {
@@ -172,7 +229,7 @@ impl LineRewriter {
         &mut self,
         line: &[u8],
         seq: &MoveSequence<'_>,
-        root: &Chess,
+        root: &R,
         notations: (Notation, Notation),
         reps: &mut Vec<(Range<usize>, Vec<u8>)>,
         diags: &mut Vec<MoveDiagnostic>,
@@ -213,7 +270,7 @@ impl LineRewriter {
     fn replay_plies(
         &mut self,
         seq: &MoveSequence<'_>,
-        root: &Chess,
+        root: &R,
         notations: (Notation, Notation),
         reps: &mut Vec<(Range<usize>, Vec<u8>)>,
         diags: &mut Vec<MoveDiagnostic>,
@@ -249,19 +306,19 @@ impl LineRewriter {
 /// and diagnostics, until a move cannot be read or no later token can change; with `cache`,
 /// each move played is remembered there.
 #[allow(clippy::too_many_arguments)]
-fn replay(
+fn replay<R: GameRules>(
     moves: &[Token<'_>],
     from: usize,
-    pos: &Chess,
+    pos: &R,
     (engine, gui): (Notation, Notation),
     what: &str,
     reps: &mut Vec<(Range<usize>, Vec<u8>)>,
     diags: &mut Vec<MoveDiagnostic>,
-    mut cache: Option<&mut Vec<Ply>>,
+    mut cache: Option<&mut Vec<Ply<R>>>,
 ) {
     let kinds: Vec<Kind> = moves.iter().map(|t| kind(t.text)).collect();
     let mut pos = pos.clone();
-    let mut end = end_of_interest(&kinds, pos.castles().castling_rights());
+    let mut end = pos.horizon(&kinds);
     for (i, tok) in moves.iter().enumerate().skip(from) {
         if i >= end {
             return;
@@ -272,12 +329,9 @@ fn replay(
             diags.truncate(found); // translate_one reports nothing but ambiguities here
             return;
         };
-        push_if_changed(reps, tok, uci);
-        let rights = pos.castles().castling_rights();
-        pos.play_unchecked(mv);
-        if pos.castles().castling_rights() != rights {
-            end = end_of_interest(&kinds, pos.castles().castling_rights());
-        }
+        push_if_changed::<R>(reps, tok, &uci);
+        pos.play(mv);
+        end = pos.horizon(&kinds);
         if let Some(cache) = cache.as_deref_mut() {
             if cache.len() >= CACHED_PLIES {
                 continue;
@@ -292,47 +346,39 @@ fn replay(
     }
 }
 
-thread_local! {
-    /// The rewriter behind [`rewrite_engine_line`]: one per thread (the proxy relays on one).
-    static REWRITER: RefCell<LineRewriter> = RefCell::new(LineRewriter::default());
-}
-
 /// Rewrites the castling moves of an engine `bestmove` or `info` line from `engine` to `gui`
 /// notation, interpreting each sequence by replaying it from `root` (the searched position).
 /// A sequence is translated up to its first move that does not parse or is not legal; the rest
 /// stays as sent. Every other byte is kept; the line comes back borrowed (no allocation) when
-/// nothing changes, when the notations are equal, or when no token looks like a back-rank move.
-/// Diagnostics: `ambiguous-castling-move` warnings for castles written in king-takes-rook form.
+/// nothing changes, when the notations are equal, or when no token can be a castle
+/// ([`GameRules::may_hold_castle`]). Diagnostics: `ambiguous-castling-move` warnings for
+/// castles written in king-takes-rook form.
 ///
-/// The same result as [`rewrite_engine_line_full`], through a per-thread [`LineRewriter`]
-/// (the last pv replayed is remembered: see the module docs).
-pub fn rewrite_engine_line<'a>(
+/// The same result as [`rewrite_engine_line_full`], through a fresh [`LineRewriter`]: a search
+/// keeps its own to remember the last pv across its lines.
+pub fn rewrite_engine_line<'a, R: GameRules>(
     line: &'a [u8],
-    root: &Chess,
+    root: &R,
     engine: Notation,
     gui: Notation,
 ) -> (Cow<'a, [u8]>, Vec<MoveDiagnostic>) {
     if engine == gui {
         return (Cow::Borrowed(line), Vec::new());
     }
-    // `LineRewriter::rewrite` looks for a back-rank token first (`may_hold_castle`).
-    REWRITER.with(|r| match r.try_borrow_mut() {
-        Ok(mut rewriter) => rewriter.rewrite(line, root, engine, gui),
-        Err(_) => LineRewriter::default().rewrite(line, root, engine, gui),
-    })
+    LineRewriter::default().rewrite_sequences(line, root, engine, gui)
 }
 
 /// The reference rewrite (the slow path before issue 12): every sequence replayed from `root`
 /// with full legality, move by move, to its end or its first unreadable move. Kept to check
 /// the fast path against ([`rewrite_engine_line`] gives the same result).
-pub fn rewrite_engine_line_full<'a>(
+pub fn rewrite_engine_line_full<'a, R: GameRules>(
     line: &'a [u8],
-    root: &Chess,
+    root: &R,
     engine: Notation,
     gui: Notation,
 ) -> (Cow<'a, [u8]>, Vec<MoveDiagnostic>) {
     let mut diags = Vec::new();
-    if engine == gui || !may_hold_castle(line) {
+    if engine == gui || !root.may_hold_castle(line) {
         return (Cow::Borrowed(line), diags);
     }
     let mut reps = Vec::new();
@@ -350,8 +396,8 @@ pub fn rewrite_engine_line_full<'a>(
             ) else {
                 break;
             };
-            push_if_changed(&mut reps, tok, uci);
-            pos.play_unchecked(mv);
+            push_if_changed::<R>(&mut reps, tok, &uci);
+            pos.play(mv);
         }
     }
     reps.sort_by_key(|(r, _)| r.start);
@@ -359,33 +405,5 @@ pub fn rewrite_engine_line_full<'a>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kinds_of_tokens() {
-        assert!(kind(b"e1h1") == Kind::BackRank(Color::White));
-        assert!(kind(b"a8b8") == Kind::BackRank(Color::Black));
-        assert!(kind(b"e2e4") == Kind::Plain);
-        assert!(kind(b"e7e8q") == Kind::Plain);
-        assert!(kind(b"e7e8Q") == Kind::Odd);
-        assert!(kind(b"0000") == Kind::Odd);
-        assert!(kind(b"e1e9") == Kind::Odd);
-    }
-
-    #[test]
-    fn tokens_after_the_last_back_rank_token_of_a_side_with_rights_are_of_no_interest() {
-        let kinds: Vec<Kind> = tokens(b"e1h1 e2e4 a8b8 g1f3")
-            .map(|t| kind(t.text))
-            .collect();
-        assert_eq!(end_of_interest(&kinds, Bitboard::EMPTY), 0);
-        assert_eq!(
-            end_of_interest(&kinds, Bitboard::from_square(shakmaty::Square::H1)),
-            1
-        );
-        assert_eq!(
-            end_of_interest(&kinds, Bitboard::from_square(shakmaty::Square::A8)),
-            3
-        );
-    }
-}
+#[path = "rewrite_tests.rs"]
+mod tests;

@@ -1,8 +1,12 @@
-//! Play and translate move lists: `position ... moves`, `go searchmoves`, and the engine's
-//! `bestmove` / `info` moves (replayed from the searched position).
+//! Play and translate move lists under any [`GameRules`]: `position ... moves` played with the
+//! same checks and repairs in every variant, `go searchmoves` translated, the engine's
+//! `bestmove` / `ponder` checked (the engine's `info` / `bestmove` castling rewrite is
+//! [`super::rewrite`]). One implementation for chess, the 8x8 variants and the 10x8 boards:
+//! generic, so `shakmaty::Chess` runs it monomorphized and [`super::Game`] by dispatch.
 //!
 //! ```
-//! use fenguard::uci::{Notation, parse_position, play_moves};
+//! use fenguard::rules::play_moves;
+//! use fenguard::uci::{Notation, parse_position};
 //! use shakmaty::{CastlingMode, Chess, fen::Fen};
 //!
 //! let line = b"position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 4 1 moves e1h1";
@@ -17,38 +21,30 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
-use shakmaty::{Chess, EnPassantMode, Move, Position};
+use shakmaty::Chess;
 
-use super::castling::{Notation, ReadError, read_move, write_move};
-use super::command::parse_go;
-use super::diag::{Code, MoveDiagnostic};
-use super::engine_line::splice;
-pub use super::engine_line::{rewrite_engine_line, rewrite_engine_line_full};
-use super::{Token, tokens};
-
-fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
-}
+use super::{GameRules, ReadError};
+use crate::uci::{Code, MoveDiagnostic, Notation, Token, parse_go, splice, tokens};
 
 /// The diagnostic for a move that could not be read; `what` names the list ("move",
-/// "searchmoves move", "pv move", "bestmove").
-fn read_error_diag(
-    err: ReadError,
+/// "searchmoves move", "pv move", "bestmove"). A missing promotion names its repair.
+fn read_error_diag<R: GameRules>(
+    err: ReadError<R::Move>,
     what: &str,
     index: usize,
     tok: &Token<'_>,
-    pos: &Chess,
+    pos: &R,
     code_override: Option<Code>,
+    to: Notation,
 ) -> MoveDiagnostic {
     let text = String::from_utf8_lossy(tok.text);
-    let fen = fen_of(pos);
+    let fen = pos.message_fen();
     let (code, message, fix) = match err {
         ReadError::Syntax => (
             Code::BadMoveSyntax,
             format!(
-                "{what} {index} `{text}` is not a UCI move (expected long algebraic like `e2e4` or `e7e8q`); position before it: {fen}"
+                "{what} {index} `{text}` is not a UCI move{}; position before it: {fen}",
+                pos.syntax_hint()
             ),
             None,
         ),
@@ -65,7 +61,7 @@ fn read_error_diag(
             None,
         ),
         ReadError::MissingPromotion(mv) => {
-            let fix = UciMove::from_chess960(mv).to_string();
+            let fix = pos.write(mv, to).0.to_string();
             (
                 Code::MissingPromotion,
                 format!(
@@ -96,45 +92,40 @@ fn ambiguous_diag(what: &str, index: usize, tok: &Token<'_>, why: &str) -> MoveD
 
 /// Reads one move in `from` notation, writes it in `to` notation, collecting ambiguity
 /// warnings. With `repair`, a missing promotion becomes a queen (the error is still reported,
-/// with its fix). Returns the legal move and its text in `to`, or the blocking diagnostic.
-pub(super) fn translate_one(
-    pos: &Chess,
+/// with its fix). Returns the legal move and its text in `to`, or the blocking diagnostic
+/// (then nothing was pushed to `diags`).
+pub(super) fn translate_one<R: GameRules>(
+    pos: &R,
     tok: &Token<'_>,
     index: usize,
     what: &str,
     (from, to): (Notation, Notation),
     repair: bool,
     diags: &mut Vec<MoveDiagnostic>,
-) -> Result<(Move, UciMove), MoveDiagnostic> {
-    let mv = match read_move(pos, tok.text, from) {
+) -> Result<(R::Move, R::Uci), MoveDiagnostic> {
+    let mv = match pos.read(tok.text, from) {
         Ok(r) => {
             if r.ambiguous {
                 let why = format!(
                     "reads both as a king move and as castling in {}; taken as the king move",
-                    fen_of(pos)
+                    pos.message_fen()
                 );
                 diags.push(ambiguous_diag(what, index, tok, &why));
             }
             r.mv
         }
         Err(ReadError::MissingPromotion(mv)) if repair => {
-            diags.push(read_error_diag(
-                ReadError::MissingPromotion(mv),
-                what,
-                index,
-                tok,
-                pos,
-                None,
-            ));
+            let err = ReadError::MissingPromotion(mv);
+            diags.push(read_error_diag(err, what, index, tok, pos, None, to));
             mv
         }
-        Err(e) => return Err(read_error_diag(e, what, index, tok, pos, None)),
+        Err(e) => return Err(read_error_diag(e, what, index, tok, pos, None, to)),
     };
-    let (uci, ambiguous) = write_move(pos, mv, to);
+    let (uci, ambiguous) = pos.write(mv, to);
     if ambiguous {
         let why = format!(
             "is castling; sent as `{uci}` because its standard form would read as a king move in {}",
-            fen_of(pos)
+            pos.message_fen()
         );
         diags.push(ambiguous_diag(what, index, tok, &why));
     }
@@ -143,11 +134,11 @@ pub(super) fn translate_one(
 
 /// The result of playing a move list.
 #[derive(Clone, Debug)]
-pub struct MovesOutcome {
+pub struct MovesOutcome<R: GameRules = Chess> {
     /// The moves played, in the engine's notation (one per move played; `Display` writes them).
-    pub moves: Vec<UciMove>,
+    pub moves: Vec<R::Uci>,
     /// The position after the moves played.
-    pub position: Chess,
+    pub position: R,
     /// Everything found, in order: ambiguity warnings, repaired promotions (severity error,
     /// with `fix`), and the error that stopped the list, if any (last).
     pub diagnostics: Vec<MoveDiagnostic>,
@@ -155,7 +146,7 @@ pub struct MovesOutcome {
     pub stopped_at: Option<usize>,
 }
 
-impl MovesOutcome {
+impl<R: GameRules> MovesOutcome<R> {
     /// Whether every move was played (possibly after repairs).
     pub fn is_complete(&self) -> bool {
         self.stopped_at.is_none()
@@ -167,57 +158,59 @@ impl MovesOutcome {
 /// list silently: [`MovesOutcome::stopped_at`]). With `repair`, a pawn move to the last rank
 /// without a piece is played as a queen promotion. Linear in the number of moves: the position
 /// is updated in place and a FEN is written only for a diagnostic.
-pub fn play_moves(
-    start: Chess,
+pub fn play_moves<R: GameRules>(
+    start: R,
     moves: &[Token<'_>],
     gui: Notation,
     engine: Notation,
     repair: bool,
-) -> MovesOutcome {
+) -> MovesOutcome<R> {
     play_moves_from(start, moves, 1, gui, engine, repair)
 }
 
 /// [`play_moves`] for the rest of a list whose first `first - 1` moves led to `start`: move
 /// numbers in diagnostics and [`MovesOutcome::stopped_at`] count from `first` (1-based).
-pub fn play_moves_from(
-    start: Chess,
+pub fn play_moves_from<R: GameRules>(
+    start: R,
     moves: &[Token<'_>],
     first: usize,
     gui: Notation,
     engine: Notation,
     repair: bool,
-) -> MovesOutcome {
-    let mut pos = start;
+) -> MovesOutcome<R> {
+    let mut position = start;
     let mut out = Vec::with_capacity(moves.len());
     let mut diagnostics = Vec::new();
+    let notations = (gui, engine);
     for (i, tok) in moves.iter().enumerate() {
+        let index = first + i;
         match translate_one(
-            &pos,
+            &position,
             tok,
-            first + i,
+            index,
             "move",
-            (gui, engine),
+            notations,
             repair,
             &mut diagnostics,
         ) {
             Ok((mv, uci)) => {
-                pos.play_unchecked(mv);
+                position.play(mv);
                 out.push(uci);
             }
             Err(d) => {
                 diagnostics.push(d);
                 return MovesOutcome {
                     moves: out,
-                    position: pos,
+                    position,
                     diagnostics,
-                    stopped_at: Some(first + i),
+                    stopped_at: Some(index),
                 };
             }
         }
     }
     MovesOutcome {
         moves: out,
-        position: pos,
+        position,
         diagnostics,
         stopped_at: None,
     }
@@ -228,9 +221,9 @@ pub fn play_moves_from(
 /// the line comes back borrowed when nothing changes (also for lines that are not `go`). A move
 /// that cannot be read is left as sent and reported; with `repair` a missing promotion becomes
 /// a queen promotion.
-pub fn translate_searchmoves<'a>(
+pub fn translate_searchmoves<'a, R: GameRules>(
     line: &'a [u8],
-    pos: &Chess,
+    pos: &R,
     gui: Notation,
     engine: Notation,
     repair: bool,
@@ -243,7 +236,7 @@ pub fn translate_searchmoves<'a>(
     for (i, tok) in go.searchmoves.iter().enumerate() {
         let what = "searchmoves move";
         match translate_one(pos, tok, i + 1, what, (gui, engine), repair, &mut diags) {
-            Ok((_, uci)) => push_if_changed(&mut reps, tok, uci),
+            Ok((_, uci)) => push_if_changed::<R>(&mut reps, tok, &uci),
             Err(d) => diags.push(d),
         }
     }
@@ -251,37 +244,15 @@ pub fn translate_searchmoves<'a>(
 }
 
 /// Adds a replacement of `tok` by `uci` when its text differs (no allocation when it does not).
-pub(super) fn push_if_changed(
+pub(super) fn push_if_changed<R: GameRules>(
     reps: &mut Vec<(Range<usize>, Vec<u8>)>,
     tok: &Token<'_>,
-    uci: UciMove,
+    uci: &R::Uci,
 ) {
-    if let UciMove::Normal {
-        from,
-        to,
-        promotion,
-    } = uci
-    {
-        let mut text = [0u8; 5];
-        text[0] = from.file().char() as u8;
-        text[1] = from.rank().char() as u8;
-        text[2] = to.file().char() as u8;
-        text[3] = to.rank().char() as u8;
-        let len = match promotion {
-            Some(role) => {
-                text[4] = role.char() as u8;
-                5
-            }
-            None => 4,
-        };
-        if &text[..len] != tok.text {
-            reps.push((tok.span.clone(), text[..len].to_vec()));
-        }
-        return;
-    }
-    let text = uci.to_string();
-    if text.as_bytes() != tok.text {
-        reps.push((tok.span.clone(), text.into_bytes()));
+    if !R::uci_is(uci, tok.text) {
+        let mut text = Vec::with_capacity(8);
+        R::append_uci(uci, &mut text);
+        reps.push((tok.span.clone(), text));
     }
 }
 
@@ -294,11 +265,15 @@ pub fn is_no_ponder_move(text: &[u8]) -> bool {
 /// Checks the engine's `bestmove <m> [ponder <p>]` in `root` (the searched position), read in
 /// `engine` notation: `m` must be legal in `root`, `p` legal after `m`. `bestmove (none)` or
 /// `bestmove 0000` is accepted only when `root` has no legal move. A ponder move that is none
-/// ([`is_no_ponder_move`]) or follows a move that ends the game is not judged: there is no
-/// position to ponder in (GUIs ignore it, as cutechess does). Returns the
-/// `illegal-bestmove` diagnostics (index 1 for `bestmove`, 2 for `ponder`), empty when fine or
-/// when the line is not a `bestmove`.
-pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDiagnostic> {
+/// ([`is_no_ponder_move`]) or follows a move that ends the game (racing kings: a king reaches
+/// rank 8) is not judged: there is no position to ponder in (GUIs ignore it, as cutechess
+/// does). Returns the `illegal-bestmove` diagnostics (index 1 for `bestmove`, 2 for `ponder`),
+/// empty when fine or when the line is not a `bestmove`.
+pub fn check_bestmove<R: GameRules>(
+    line: &[u8],
+    root: &R,
+    engine: Notation,
+) -> Vec<MoveDiagnostic> {
     let mut diags = Vec::new();
     let mut toks = tokens(line);
     if toks.next().is_none_or(|t| t.text != b"bestmove") {
@@ -309,11 +284,11 @@ pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDi
     };
     let code = Some(Code::IllegalBestmove);
     if best.text == b"(none)" || best.text == b"0000" {
-        if !root.legal_moves().is_empty() {
+        if root.has_legal_moves() {
             let message = format!(
                 "bestmove `{}` names no move, but {} has legal moves",
                 String::from_utf8_lossy(best.text),
-                fen_of(root)
+                root.message_fen()
             );
             diags.push(MoveDiagnostic::new(
                 Code::IllegalBestmove,
@@ -325,10 +300,10 @@ pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDi
         }
         return diags;
     }
-    let mv = match read_move(root, best.text, engine) {
+    let mv = match root.read(best.text, engine) {
         Ok(r) => r.mv,
         Err(e) => {
-            diags.push(read_error_diag(e, "bestmove", 1, &best, root, code));
+            diags.push(read_error_diag(e, "bestmove", 1, &best, root, code, engine));
             return diags;
         }
     };
@@ -337,12 +312,13 @@ pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDi
         && !is_no_ponder_move(ponder.text)
     {
         let mut after = root.clone();
-        after.play_unchecked(mv);
-        if after.legal_moves().is_empty() {
+        after.play(mv);
+        if !after.has_legal_moves() {
             return diags;
         }
-        if let Err(e) = read_move(&after, ponder.text, engine) {
-            diags.push(read_error_diag(e, "ponder move", 2, &ponder, &after, code));
+        if let Err(e) = after.read(ponder.text, engine) {
+            let d = read_error_diag(e, "ponder move", 2, &ponder, &after, code, engine);
+            diags.push(d);
         }
     }
     diags

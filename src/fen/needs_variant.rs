@@ -1,7 +1,8 @@
 //! `needs-variant`: a 10x8 FEN given while the variant is chess gets one diagnostic naming the
-//! likely variant instead of a dozen syntax errors.
+//! likely variant instead of a dozen syntax errors. Part of the FEN core (it reads only the
+//! placement's shape and the well-known start arrays), so the core imports nothing above it.
 
-use crate::fen::{Code, Diagnostic, Severity};
+use super::{Code, Diagnostic, Severity};
 
 /// Back ranks (Black's, as written) of the start positions with a fixed array.
 const ARRAYS: [(&str, &[u8]); 4] = [
