@@ -20,7 +20,7 @@ use super::reader::{self, read_frames};
 use crate::framing::{Frame, MAX_LINE};
 use crate::logging::{ENGINE_STDERR, TRANSCRIPT};
 use crate::poslog::PositionLog;
-use crate::session::{Action, Session, Verdict};
+use crate::session::{Action, Input, Session, Verdict};
 
 /// Bytes of engine output in one read that show a backlog in its pipe (a line or two is far
 /// less; a pipe holds 64 KiB on Linux, 4 KiB at least elsewhere).
@@ -266,8 +266,10 @@ pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: GuiIn) -> bool {
                 let mut core = shared.wait_for_gui_lines(shared.lock());
                 let now = Instant::now();
                 let actions = match frame {
-                    Frame::Line(line) => core.session.on_gui_line_at(line, now),
-                    Frame::Overlong { chunk, first } => core.session.on_gui_overlong(chunk, first),
+                    Frame::Line(line) => core.session.handle(Input::GuiLine(line), now),
+                    Frame::Overlong { chunk, first } => {
+                        core.session.handle(Input::GuiPiece { chunk, first }, now)
+                    }
                 };
                 shared.apply(&mut core, actions);
                 drop(core);
@@ -280,7 +282,7 @@ pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: GuiIn) -> bool {
             true
         });
         let mut core = shared.wait_for_gui_lines(shared.lock());
-        let actions = core.session.on_gui_eof();
+        let actions = core.session.handle(Input::GuiEof, Instant::now());
         shared.apply(&mut core, actions);
         drop(core);
         shared.flush();
@@ -315,14 +317,14 @@ pub fn spawn_engine_readers(
                 })
                 .sum();
             if bytes >= BACKLOG_READ {
-                core.session.on_engine_backlog_at(now);
+                core.session.handle(Input::EngineBacklog, now);
             }
             for frame in batch.drain(..) {
                 let actions = match frame {
-                    Frame::Line(line) => core.session.on_engine_line_at(line, now),
-                    Frame::Overlong { chunk, first } => {
-                        core.session.on_engine_overlong(chunk, first)
-                    }
+                    Frame::Line(line) => core.session.handle(Input::EngineLine(line), now),
+                    Frame::Overlong { chunk, first } => core
+                        .session
+                        .handle(Input::EnginePiece { chunk, first }, now),
                 };
                 shared.apply(&mut core, actions);
             }

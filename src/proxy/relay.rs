@@ -23,7 +23,7 @@ use super::respawn::EngineCommand;
 use super::signals::Signals;
 use super::watch::{Event, Watch};
 use crate::poslog::PositionLog;
-use crate::session::{Action, EngineExit, OUTPUT_GRACE, Session};
+use crate::session::{Action, EngineExit, Input, OUTPUT_GRACE, Session};
 use tracing_appender::non_blocking::NonBlocking;
 
 /// How long the engine's output is still read after it exited.
@@ -148,7 +148,9 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
     act(&shared, |_| start);
     core::spawn_engine_readers(&shared, 0, stdout, stderr, stderr_log.clone());
     if !core::spawn_gui_reader(Arc::clone(&shared), gui_in) {
-        act(&shared, |core| core.session.on_gui_eof());
+        act(&shared, |core| {
+            core.session.handle(Input::GuiEof, Instant::now())
+        });
     }
 
     let mut w = Waits {
@@ -180,7 +182,8 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
         if let Some(exit) = exited.filter(|_| !w.out_open && !w.err_open) {
             (exited, drain, running) = (None, None, false);
             act(&shared, |core| {
-                core.session.on_engine_exit_at(exit, Some(Instant::now()))
+                core.session
+                    .handle(Input::EngineExited(exit), Instant::now())
             });
         }
         if !running && (w.finish.is_some() || signal_status.is_some()) {
@@ -212,10 +215,10 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
                     // writing to it and cannot read the engine's readyok / uciok: not the
                     // engine's fault.
                     if shared.gui.held_up_within(OUTPUT_GRACE) {
-                        core.session.defer_deadlines(now + STALLED_RECHECK);
-                        Vec::new()
+                        let until = now + STALLED_RECHECK;
+                        core.session.handle(Input::DeferDeadlines { until }, now)
                     } else {
-                        core.session.on_tick(now)
+                        core.session.handle(Input::Tick, now)
                     }
                 });
             }
@@ -233,7 +236,7 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
                     && running
                     && exited.is_none()
                 {
-                    act(&shared, |core| core.session.on_engine_input_stalled(stalled));
+                    act(&shared, |core| core.session.handle(Input::EngineInputStalled(stalled), now));
                 }
             }
             () = wait(&mut drain), if drain.is_some() => {
@@ -264,7 +267,7 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
                     Err(err) => {
                         tracing::error!("restarting the engine failed: {err}");
                         act(&shared, |core| {
-                            core.session.on_engine_exit_at(EngineExit::default(), Some(Instant::now()))
+                            core.session.handle(Input::EngineExited(EngineExit::default()), Instant::now())
                         });
                     }
                 }

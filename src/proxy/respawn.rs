@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::engine::{self, Engine, EngineError};
 use crate::config::EngineConfig;
-use crate::session::{Action, Session};
+use crate::session::{Action, Input, Session};
 
 /// The engine command line and its settings.
 #[derive(Debug, Clone)]
@@ -31,14 +31,15 @@ impl EngineCommand {
 
     /// Tells `session` that the engine with process id `pid` started now; gives its actions.
     pub fn started(&self, session: &mut Session, pid: Option<u32>) -> Vec<Action> {
-        session.on_engine_start_at(
-            self.program.display().to_string(),
-            self.args
+        let input = Input::EngineStarted {
+            command: self.program.display().to_string(),
+            args: self
+                .args
                 .iter()
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect(),
             pid,
-            Some(Instant::now()),
-        )
+        };
+        session.handle(input, Instant::now())
     }
 }
