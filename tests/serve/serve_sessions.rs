@@ -120,7 +120,7 @@ fn refused_option_never_reaches_the_engine_and_the_session_goes_on() {
 
 #[test]
 fn threads_and_hash_are_clamped_to_the_caps() {
-    let dir = test_dir("caps");
+    let dir = test_dir("sessions-caps");
     let daemon = Daemon::start(
         &dir,
         &config(&dir, "max_threads = 2\nmax_hash_mb = 64"),
