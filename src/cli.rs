@@ -1,8 +1,8 @@
-//! Command-line interface (clap): `fenguard [proxy options] [-- ENGINE ARGS]` and
-//! `fenguard check [OPTIONS] [FEN...]` (SPEC section 4).
+//! Command-line interface (clap): `fenguard [proxy options] [-- ENGINE ARGS]` and the
+//! subcommands (SPEC section 4). Each command owns its options (`ProxyArgs` in
+//! [`proxy`](crate::proxy), `CheckArgs` in [`check`](crate::check) ...); this module only names
+//! them, and no command imports it.
 
-use std::ffi::OsString;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -21,7 +21,7 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Options of the proxy.
     #[command(flatten)]
-    pub proxy: ProxyArgs,
+    pub proxy: crate::proxy::ProxyArgs,
 }
 
 /// The subcommands.
@@ -39,23 +39,6 @@ pub enum Command {
     Token(crate::token::TokenArgs),
 }
 
-/// Options of the proxy: `fenguard [--config FILE] [--log-dir DIR] [-v...] [-- ENGINE [ARGS...]]`.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct ProxyArgs {
-    /// Configuration file (TOML). Default: `$FENGUARD_CONFIG`, else built-in defaults.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Directory for `fenguard.log` and `positions.jsonl` (overrides `log.dir`).
-    #[arg(long, value_name = "DIR")]
-    pub log_dir: Option<PathBuf>,
-    /// More logging: `-v` turns on the transcript, `-vv` debug, `-vvv` trace.
-    #[arg(short, long, action = clap::ArgAction::Count)]
-    pub verbose: u8,
-    /// The engine and its arguments (overrides `engine.command` and `engine.args`).
-    #[arg(last = true, value_name = "ENGINE [ARGS...]")]
-    pub engine: Vec<OsString>,
-}
-
 /// Parses the command line and runs the chosen command; returns the process exit status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -65,31 +48,6 @@ pub fn main() -> ExitCode {
         Some(Command::Serve(args)) => crate::serve::run(args),
         Some(Command::Connect(args)) => crate::connect::run(&args),
         Some(Command::Token(args)) => crate::token::run(&args),
-        None => crate::proxy::run(cli.proxy),
+        None => crate::proxy::run(&cli.proxy),
     }
-}
-
-/// `fenguard check --variant NAME` (SPEC section 10) and the 10x8 debug outputs the
-/// differential and perft scripts read.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct VariantArgs {
-    /// The rules to check under, by Fairy-Stockfish `UCI_Variant` name: `chess` (standard
-    /// and Chess960), or a 10x8 variant: `capablanca`, `caparandom`, `gothic`, `janus`,
-    /// `embassy`.
-    #[arg(long = "variant", value_name = "NAME", default_value = "chess", value_parser = parse_variant)]
-    pub variant: crate::variant::Variant,
-    /// Debug output (chess, 10x8 variants and 8x8 variants, `--format json`): each valid
-    /// position's legal moves in UCI, with the FEN after each in chess and 10x8, as
-    /// `"legal_moves": [["e2e4", "<fen>"], ...]` (castles king-to-target, king-takes-rook in
-    /// caparandom and in a chess position only Chess960 allows).
-    #[arg(long)]
-    pub legal_moves: bool,
-    /// Debug output (chess and 10x8 variants, `--format json`): the perft node count of each
-    /// valid position to this depth, as `"perft": N`.
-    #[arg(long, value_name = "DEPTH")]
-    pub perft: Option<u32>,
-}
-
-fn parse_variant(name: &str) -> Result<crate::variant::Variant, String> {
-    Ok(crate::variant::Variant::from_uci_name(name))
 }

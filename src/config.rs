@@ -217,16 +217,6 @@ fn keep<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     Ok(n)
 }
 
-impl LogConfig {
-    /// The rotation settings of `log.max_bytes` and `log.keep`.
-    pub fn rotation(&self) -> crate::poslog::Rotation {
-        crate::poslog::Rotation {
-            max_bytes: self.max_bytes,
-            keep: self.keep,
-        }
-    }
-}
-
 /// `log.level`: `error | warn | info | debug | trace`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "lowercase")]

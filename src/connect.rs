@@ -143,9 +143,10 @@ mod unix {
     use super::link::{Heard, Link};
     use super::text_gate::{Blocked, TextGate};
     use super::*;
+    use crate::framing::{Frame, MAX_LINE};
     use crate::net::heartbeat::offer;
     use crate::net::keepalive::DeadPeer;
-    use crate::proxy::codec::{Frame, MAX_LINE};
+    use crate::net::tls_stream::TlsStream;
     use crate::proxy::reader::read_frames;
     use crate::proxy::stdio::gui_stdio;
     use crate::serve::addr::Addr;
@@ -304,7 +305,8 @@ mod unix {
         }
     }
 
-    /// Connects with TLS on a thread of its own that bridges to a socket pair.
+    /// Connects with TLS: the TCP connection and the handshake within 10 s, then the
+    /// connection used straight from the relaying threads.
     fn tls(addr: &Addr, host: &str, args: &ConnectArgs) -> Result<Socket, String> {
         let config =
             crate::serve::tls::client_config(args.ca.as_deref()).map_err(|e| e.to_string())?;
@@ -313,55 +315,22 @@ mod unix {
         let at = addr
             .socket_addr()
             .map_err(|e| format!("cannot resolve {addr}: {e}"))?;
-        let (local, ours) = UnixStream::pair().map_err(|e| e.to_string())?;
-        let (ready_tx, ready) = std::sync::mpsc::channel();
-        let label = addr.to_string();
-        let dead = dead_peer(args);
-        std::thread::Builder::new()
-            .name("tls".to_owned())
-            .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build();
-                let Ok(runtime) = runtime else {
-                    let _ = ready_tx.send(Err("cannot start the async runtime".to_owned()));
-                    return;
-                };
-                runtime.block_on(async move {
-                    let connect = async {
-                        let tcp = tokio::net::TcpStream::connect(at).await?;
-                        let _ = tcp.set_nodelay(true);
-                        dead.apply(&tcp)?;
-                        tokio_rustls::TlsConnector::from(config)
-                            .connect(name, tcp)
-                            .await
-                    };
-                    let stream = match tokio::time::timeout(Duration::from_secs(10), connect).await
-                    {
-                        Ok(Ok(stream)) => stream,
-                        Ok(Err(err)) => {
-                            let _ = ready_tx.send(Err(format!("cannot connect to {label}: {err}")));
-                            return;
-                        }
-                        Err(_) => {
-                            let _ =
-                                ready_tx.send(Err(format!("cannot connect to {label}: timed out")));
-                            return;
-                        }
-                    };
-                    let _ = ready_tx.send(Ok(()));
-                    if local.set_nonblocking(true).is_ok()
-                        && let Ok(local) = tokio::net::UnixStream::from_std(local)
-                    {
-                        crate::serve::tls::bridge(stream, local, Duration::from_secs(30)).await;
-                    }
-                });
-            })
-            .map_err(|e| e.to_string())?;
-        match ready.recv() {
-            Ok(Ok(())) => Ok(Socket::Unix(ours)),
-            Ok(Err(message)) => Err(message),
-            Err(_) => Err("the TLS thread ended".to_owned()),
-        }
+        let fail = |err: std::io::Error| match err.kind() {
+            std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
+                format!("cannot connect to {addr}: timed out")
+            }
+            _ => format!("cannot connect to {addr}: {err}"),
+        };
+        let started = std::time::Instant::now();
+        let timeout = Duration::from_secs(10);
+        let tcp = TcpStream::connect_timeout(&at, timeout).map_err(fail)?;
+        let _ = tcp.set_nodelay(true);
+        dead_peer(args).apply(&tcp).map_err(fail)?;
+        let conn = rustls::ClientConnection::new(config, name)
+            .map_err(|e| format!("cannot connect to {addr}: {e}"))?;
+        let left = timeout.saturating_sub(started.elapsed());
+        TlsStream::handshake(tcp, conn, left)
+            .map(Socket::Tls)
+            .map_err(fail)
     }
 }

@@ -3,8 +3,11 @@
 //! Layers, pure to impure:
 //! - [`fen`]: parse, diagnose, validate, repair and write FEN / X-FEN / Shredder-FEN (no I/O).
 //! - [`uci`]: UCI line parsing and castling-move notation translation (no I/O).
+//! - [`framing`]: lines and capped pieces of lines out of bytes (no I/O; the shells and
+//!   `check` share its `MAX_LINE`).
 //! - [`session`]: the sans-I/O proxy state machine (GUI line or engine line in, actions out).
-//! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals.
+//! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals; its
+//!   [`relay`](proxy::relay) and [`SessionSpec`](proxy::spec::SessionSpec) serve the daemon too.
 //! - [`check`]: the offline `fenguard check` command.
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
 //! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
@@ -16,6 +19,7 @@ pub mod cli;
 pub mod config;
 pub mod connect;
 pub mod fen;
+pub mod framing;
 pub mod logging;
 pub mod logview;
 #[cfg(unix)]

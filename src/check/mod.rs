@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::fen::{CastlingStyle, EpMode, Options};
-use crate::proxy::codec::MAX_LINE;
+use crate::framing::MAX_LINE;
 
 pub use output::Format;
 
@@ -45,7 +45,32 @@ pub struct CheckArgs {
     pub standard: bool,
     /// `--variant NAME` and its debug outputs.
     #[command(flatten)]
-    pub variant: crate::cli::VariantArgs,
+    pub variant: VariantArgs,
+}
+
+/// `fenguard check --variant NAME` (SPEC section 10) and the 10x8 debug outputs the
+/// differential and perft scripts read.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct VariantArgs {
+    /// The rules to check under, by Fairy-Stockfish `UCI_Variant` name: `chess` (standard
+    /// and Chess960), or a 10x8 variant: `capablanca`, `caparandom`, `gothic`, `janus`,
+    /// `embassy`.
+    #[arg(long = "variant", value_name = "NAME", default_value = "chess", value_parser = parse_variant)]
+    pub variant: crate::variant::Variant,
+    /// Debug output (chess, 10x8 variants and 8x8 variants, `--format json`): each valid
+    /// position's legal moves in UCI, with the FEN after each in chess and 10x8, as
+    /// `"legal_moves": [["e2e4", "<fen>"], ...]` (castles king-to-target, king-takes-rook in
+    /// caparandom and in a chess position only Chess960 allows).
+    #[arg(long)]
+    pub legal_moves: bool,
+    /// Debug output (chess and 10x8 variants, `--format json`): the perft node count of each
+    /// valid position to this depth, as `"perft": N`.
+    #[arg(long, value_name = "DEPTH")]
+    pub perft: Option<u32>,
+}
+
+fn parse_variant(name: &str) -> Result<crate::variant::Variant, String> {
+    Ok(crate::variant::Variant::from_uci_name(name))
 }
 
 /// `--castling` values.

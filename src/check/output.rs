@@ -1,5 +1,6 @@
 //! The three output formats of `fenguard check`: `human`, `json` and `fen`.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -128,11 +129,7 @@ impl Checker {
                     repaired: repaired.is_some(),
                     fen: fen.map(|f| f.to_string()),
                     chess960,
-                    diagnostics: analysis
-                        .diagnostics()
-                        .iter()
-                        .map(|d| DiagnosticRecord::new(d, input))
-                        .collect(),
+                    diagnostics: json_diagnostics(analysis.diagnostics(), input),
                     standard_valid: standard.as_ref().map(|s| s.valid),
                     standard_repaired: standard.as_ref().map(|s| s.repaired),
                     standard_fen: standard.as_ref().and_then(|s| s.fen.clone()),
@@ -181,7 +178,7 @@ impl Checker {
             None,
             format!(
                 "line of {length} bytes is longer than the {}-byte cap; not checked",
-                crate::proxy::codec::MAX_LINE
+                crate::framing::MAX_LINE
             ),
         );
         let head = String::from_utf8_lossy(&line[..line.len().min(64)]) + "…";
@@ -194,7 +191,9 @@ impl Checker {
                     repaired: false,
                     fen: None,
                     chess960: false,
-                    diagnostics: vec![DiagnosticRecord::new(&d, line)],
+                    diagnostics: json_diagnostics(std::slice::from_ref(&d), line)
+                        .into_owned()
+                        .into(),
                     ..Record::default()
                 };
                 serde_json::to_writer(&mut *out, &record)?;
@@ -237,7 +236,7 @@ struct Record<'a> {
     repaired: bool,
     fen: Option<String>,
     chess960: bool,
-    diagnostics: Vec<DiagnosticRecord<'a>>,
+    diagnostics: Cow<'a, [Diagnostic]>,
     /// In a standard game (the proxy with `UCI_Chess960` off): valid?
     #[serde(skip_serializing_if = "Option::is_none")]
     standard_valid: Option<bool>,
@@ -307,34 +306,20 @@ fn legal_moves(
         .collect()
 }
 
-/// One diagnostic in JSON.
-#[derive(Serialize)]
-pub(crate) struct DiagnosticRecord<'a> {
-    code: &'static str,
-    severity: &'static str,
-    message: &'a str,
-    span: Option<[usize; 2]>,
-    fix: Option<&'a str>,
-}
-
-impl<'a> DiagnosticRecord<'a> {
-    /// The JSON form of `d`, a diagnostic of `input`. Its span is a byte range into `input`
-    /// as the JSON shows it: where `input` is not UTF-8, each invalid sequence is shown as
-    /// U+FFFD (3 bytes), and the span is moved to match (SPEC 4: "a half-open byte range into
-    /// `input`").
-    pub(crate) fn new(d: &'a Diagnostic, input: &[u8]) -> Self {
-        let shown = |at: usize| match std::str::from_utf8(input) {
-            Ok(_) => at,
-            Err(_) => String::from_utf8_lossy(&input[..at.min(input.len())]).len(),
-        };
-        DiagnosticRecord {
-            code: d.code.as_str(),
-            severity: d.severity.as_str(),
-            message: &d.message,
-            span: d.span.as_ref().map(|s| [shown(s.start), shown(s.end)]),
-            fix: d.fix.as_deref(),
-        }
+/// The diagnostics of `input` as `--format json` shows them. A span is a byte range into
+/// `input` as the JSON shows it: where `input` is not UTF-8, each invalid sequence is shown as
+/// U+FFFD (3 bytes), and the spans are moved to match (SPEC 4: "a half-open byte range into
+/// `input`"); a UTF-8 input's diagnostics are used as they are.
+pub(crate) fn json_diagnostics<'a>(diags: &'a [Diagnostic], input: &[u8]) -> Cow<'a, [Diagnostic]> {
+    if std::str::from_utf8(input).is_ok() {
+        return Cow::Borrowed(diags);
     }
+    let shown = |at: usize| String::from_utf8_lossy(&input[..at.min(input.len())]).len();
+    let moved = diags.iter().map(|d| Diagnostic {
+        span: d.span.as_ref().map(|s| shown(s.start)..shown(s.end)),
+        ..d.clone()
+    });
+    Cow::Owned(moved.collect())
 }
 
 /// The human output of one input line: `line N: valid|repaired|invalid[: FEN]`, then each

@@ -2,14 +2,16 @@
 //! checker (`output.rs`); the 10x8 variants to [`Board10`] with the same formats (human, json,
 //! fen), repair and exit statuses; the 8x8 variants plug in at the marked arm.
 
+use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use serde::Serialize;
 
-use super::output::{Checker, DiagnosticRecord, Format, write_human_block};
+use super::output::{Checker, Format, json_diagnostics, write_human_block};
 use super::{CheckArgs, Settings};
-use crate::proxy::codec::MAX_LINE;
+use crate::fen::Diagnostic;
+use crate::framing::MAX_LINE;
 use crate::variant::Variant;
 use crate::variant::board10::{Board10, Notation, Options, Variant10};
 
@@ -130,11 +132,7 @@ impl Lines for Checker10 {
                     fen,
                     chess960: analysis.needs_chess960(),
                     variant: self.options.variant.name(),
-                    diagnostics: analysis
-                        .diagnostics()
-                        .iter()
-                        .map(|d| DiagnosticRecord::new(d, input))
-                        .collect(),
+                    diagnostics: json_diagnostics(analysis.diagnostics(), input),
                     legal_moves: board.filter(|_| self.legal_moves).map(|b| {
                         b.legal_moves()
                             .into_iter()
@@ -171,7 +169,7 @@ struct Record<'a> {
     fen: Option<String>,
     chess960: bool,
     variant: &'static str,
-    diagnostics: Vec<DiagnosticRecord<'a>>,
+    diagnostics: Cow<'a, [Diagnostic]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_moves: Option<Vec<[String; 2]>>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -2,12 +2,13 @@
 //! statuses as chess, through [`crate::variant::eight`]; `--legal-moves` adds each position's
 //! legal moves (a debugging aid, used by `scripts/variant8_oracle.py`).
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::Settings;
-use super::output::{DiagnosticRecord, Format, write_human};
+use super::output::{Format, json_diagnostics, write_human};
 use crate::fen::{CastlingStyle, Diagnostic, EpMode, Options};
 use crate::uci::Notation;
 use crate::variant::Variant;
@@ -115,11 +116,7 @@ impl Checker8 {
                     repaired: r.repaired,
                     fen: r.fen.as_deref(),
                     chess960: r.chess960,
-                    diagnostics: r
-                        .diagnostics
-                        .iter()
-                        .map(|d| DiagnosticRecord::new(d, input))
-                        .collect(),
+                    diagnostics: json_diagnostics(&r.diagnostics, input),
                     legal_moves: r.legal_moves.as_deref(),
                 };
                 serde_json::to_writer(&mut *out, &record)?;
@@ -162,7 +159,7 @@ struct Record<'a> {
     repaired: bool,
     fen: Option<&'a str>,
     chess960: bool,
-    diagnostics: Vec<DiagnosticRecord<'a>>,
+    diagnostics: Cow<'a, [Diagnostic]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_moves: Option<&'a [String]>,
 }

@@ -1,7 +1,15 @@
 //! Diagnostics: stable codes, severities, byte spans and repairs (SPEC section 7).
+//!
+//! [`Diagnostic`] is fenguard's one diagnostic type, end to end: the FEN core, the move lists
+//! (wrapped with their move's index by [`crate::uci::MoveDiagnostic`]), the session's
+//! `positions.jsonl` records and `fenguard check --format json` all carry it, and serde writes
+//! the same JSON object everywhere (SPEC section 4):
+//! `{"code": "missing-king", "severity": "error", "message": "...", "span": [0, 8], "fix": null}`.
 
 use std::fmt;
 use std::ops::Range;
+
+use serde::{Serialize, Serializer};
 
 /// How bad a diagnostic is.
 ///
@@ -25,6 +33,13 @@ impl Severity {
             Severity::Warning => "warning",
             Severity::Error => "error",
         }
+    }
+}
+
+impl Serialize for Severity {
+    /// As its lowercase name ([`Severity::as_str`]).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -165,6 +180,23 @@ codes! {
     UnsupportedCastlingPrefix => "unsupported-castling-prefix",
     /// A 10x8 FEN while the variant is chess (names the likely variant).
     NeedsVariant => "needs-variant",
+    /// A `position` command that is not `position startpos|fen ... [moves ...]` (the session's
+    /// code, SPEC section 7).
+    BadPositionCommand => "bad-position-command",
+}
+
+impl PartialEq<&str> for Code {
+    /// A code equals its kebab-case name (`Code::MissingKing == "missing-king"`).
+    fn eq(&self, name: &&str) -> bool {
+        self.as_str() == *name
+    }
+}
+
+impl Serialize for Code {
+    /// As its stable kebab-case name ([`Code::as_str`]).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
 }
 
 impl fmt::Display for Code {
@@ -174,16 +206,22 @@ impl fmt::Display for Code {
 }
 
 /// One finding about an input: what, how bad, where, and the repair if there is one.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Serialized (serde) as SPEC section 4's diagnostic object, fields in this order: `code`
+/// (kebab-case), `severity` (`error`, `warning`, `note`), `message`, `span` (`[start, end]`,
+/// a half-open byte range, or `null`) and `fix` (string or `null`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     /// The stable code.
     pub code: Code,
     /// Error, warning or note.
     pub severity: Severity,
-    /// Half-open byte range into the analyzed input, or `None` when the fault has no single place.
-    pub span: Option<Range<usize>>,
     /// A human message that says what was found and what was expected.
     pub message: String,
+    /// Half-open byte range into the analyzed input (in a `positions.jsonl` record: into
+    /// `raw`, the GUI's line), or `None` when the fault has no single place.
+    #[serde(serialize_with = "span_pair")]
+    pub span: Option<Range<usize>>,
     /// What the repair does (SPEC section 6), when the fault has one safe reading.
     pub fix: Option<String>,
 }
@@ -205,6 +243,18 @@ impl Diagnostic {
         }
     }
 
+    /// An error without a fix.
+    pub fn error(code: Code, span: Option<Range<usize>>, message: impl Into<String>) -> Self {
+        Diagnostic::new(code, Severity::Error, span, message.into())
+    }
+
+    /// The same diagnostic with its span moved `by` bytes to the right (a span into a FEN
+    /// becomes one into the line that holds it).
+    pub fn shifted(mut self, by: usize) -> Self {
+        self.span = self.span.map(|s| s.start + by..s.end + by);
+        self
+    }
+
     /// The same diagnostic with a repair description.
     pub fn with_fix(mut self, fix: impl Into<String>) -> Self {
         self.fix = Some(fix.into());
@@ -215,6 +265,13 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+}
+
+/// Writes a span as `[start, end]`, no span as `null`.
+fn span_pair<S: Serializer>(span: &Option<Range<usize>>, serializer: S) -> Result<S::Ok, S::Error> {
+    span.as_ref()
+        .map(|s| [s.start, s.end])
+        .serialize(serializer)
 }
 
 impl fmt::Display for Diagnostic {

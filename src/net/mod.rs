@@ -13,3 +13,4 @@
 
 pub mod heartbeat;
 pub mod keepalive;
+pub mod tls_stream;

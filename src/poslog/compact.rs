@@ -22,7 +22,8 @@
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use crate::session::{DiagnosticRecord, Event, Moves, PositionRecord, Record, Verdict};
+use crate::fen::Diagnostic;
+use crate::session::{Event, Moves, PositionRecord, Record, Verdict};
 
 /// Remembers the last `position` record of one session and renders records compacted against
 /// it.
@@ -207,7 +208,7 @@ struct CompactLine<'a> {
     raw_prefix: usize,
     raw_tail: &'a str,
     verdict: Verdict,
-    diagnostics: &'a [DiagnosticRecord],
+    diagnostics: &'a [Diagnostic],
     fen_in: Option<&'a String>,
     fen_out: Option<&'a String>,
     moves_in_tail: Tail<'a>,

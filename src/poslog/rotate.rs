@@ -33,6 +33,14 @@ pub struct Rotation {
 }
 
 impl Rotation {
+    /// The rotation settings of `log.max_bytes` and `log.keep`.
+    pub fn of(log: &crate::config::LogConfig) -> Rotation {
+        Rotation {
+            max_bytes: log.max_bytes,
+            keep: log.keep,
+        }
+    }
+
     /// No rotation: the file grows without bound.
     pub const NEVER: Rotation = Rotation {
         max_bytes: 0,

@@ -1,9 +1,10 @@
 //! The state the relay's threads share: the session, the two output pipes, `positions.jsonl`
-//! and the deadline timer, and the threads that feed it.
+//! and the deadline the relay loop waits for, and the threads that feed it.
 //!
 //! The GUI's stdin and the engine's stdout each have a [reader thread](super::reader) that, per
 //! read, takes the session's lock, hands the session every line read, carries out its actions
-//! (queueing output on the [outboxes](super::outbox), logging, arming the deadline) and, after
+//! (queueing output on the [outboxes](super::outbox), logging, asking for an earlier deadline)
+//! and, after
 //! releasing the lock, writes the queued output itself. What needs waiting (the engine's exit,
 //! signals, timers, restarts) is sent as a [`Notice`] to the relay loop.
 
@@ -14,10 +15,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedSender;
 use tracing_appender::non_blocking::NonBlocking;
 
-use super::codec::{Frame, MAX_LINE};
 use super::outbox::Outbox;
 use super::reader::{self, read_frames};
-use super::ticker::Ticker;
+use crate::framing::{Frame, MAX_LINE};
 use crate::logging::{ENGINE_STDERR, TRANSCRIPT};
 use crate::poslog::PositionLog;
 use crate::session::{Action, Session, Verdict};
@@ -77,6 +77,8 @@ pub enum Notice {
     },
     /// The session asked for something that takes waiting.
     Control(Control),
+    /// The session has a deadline at this instant, earlier than the one the loop waits for.
+    Deadline(Instant),
 }
 
 /// The engine's output pipes.
@@ -108,8 +110,8 @@ pub struct Core {
     pub session: Session,
     /// `positions.jsonl`, when enabled.
     pub positions: Option<PositionLog>,
-    /// Times the session's deadlines.
-    pub ticker: Ticker,
+    /// The deadline the relay loop was asked to wait for (sent as [`Notice::Deadline`]).
+    armed: Option<Instant>,
     /// The engine whose output is read now; output of an earlier one is ignored.
     pub generation: u64,
     notices: UnboundedSender<Notice>,
@@ -138,7 +140,6 @@ impl Shared {
     pub fn new(
         session: Session,
         positions: Option<PositionLog>,
-        ticker: Ticker,
         notices: UnboundedSender<Notice>,
         engine_in: EngineIn,
         gui: GuiOut,
@@ -147,7 +148,7 @@ impl Shared {
             core: Mutex::new(Core {
                 session,
                 positions,
-                ticker,
+                armed: None,
                 generation: 0,
                 notices,
                 gui_waiting: false,
@@ -176,7 +177,7 @@ impl Shared {
 
     /// After the session changed: arm its next deadline, resume the GUI thread if it may go on.
     fn settle(&self, core: &mut Core) {
-        core.ticker.arm(core.session.next_deadline());
+        core.arm(core.session.next_deadline());
         if core.gui_waiting && !core.session.gui_paused() {
             core.gui_waiting = false;
             self.resume.notify_all();
@@ -228,6 +229,22 @@ impl Core {
             Action::RestartEngine { after } => self.notify(control(Control::RestartEngine(after))),
             Action::Finish(status) => self.notify(control(Control::Finish(status))),
         }
+    }
+
+    /// Makes sure the relay loop wakes at `at` or earlier: tells it only when nothing earlier
+    /// is armed (a later deadline waits until the armed one has passed).
+    fn arm(&mut self, at: Option<Instant>) {
+        if let Some(at) = at
+            && self.armed.is_none_or(|armed| at < armed)
+        {
+            self.armed = Some(at);
+            self.notify(Notice::Deadline(at));
+        }
+    }
+
+    /// The armed deadline passed (the relay loop woke for it): the next one is armed anew.
+    pub fn deadline_passed(&mut self) {
+        self.armed = None;
     }
 
     fn notify(&self, notice: Notice) {

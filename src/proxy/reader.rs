@@ -9,9 +9,8 @@
 use std::io::{ErrorKind, Read};
 
 use bytes::BytesMut;
-use tokio_util::codec::Decoder as _;
 
-use super::codec::{Frame, LineCodec};
+use crate::framing::{Frame, LineCodec};
 
 /// Size of one read.
 const READ_SIZE: usize = 64 * 1024;
@@ -55,8 +54,8 @@ pub fn read_frames<R: Read>(
                 codec.decode(&mut buf)
             };
             match next {
-                Ok(Some(frame)) => batch.push(frame),
-                Ok(None) | Err(_) => break,
+                Some(frame) => batch.push(frame),
+                None => break,
             }
         }
         if !batch.is_empty() && !on_batch(&mut batch) {

@@ -1,13 +1,16 @@
 //! The relay loop: starts the [reader threads](super::core) that carry the conversation, and
 //! waits for what they cannot: the engine's exit, signals, the session's deadlines, the quit
 //! grace and the restart backoff. It restarts the engine (new pipes and reader threads, the
-//! same GUI pipes) and kills a hung one.
+//! same GUI side) and kills a hung one.
 //!
 //! Lines never pass through this loop: a GUI line is read, handled and written to the engine by
 //! the GUI's reader thread, and an engine line by the engine's. Output that this loop produces
 //! itself (a tick's `bestmove 0000`, a restart's replay) is written by tokio's blocking pool,
-//! so a pipe that is not read never stalls signals or timers.
+//! so a side that is not read never stalls signals or timers. The loop itself wakes only for
+//! those rare events (an earlier deadline is one of them), so its timers cost the hot path
+//! nothing.
 
+use std::io::{Read, Write};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,10 +18,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use super::core::{self, Control, EnginePipe, GuiIn, GuiOut, Notice, Shared};
-use super::engine::Engine;
+use super::engine::{Engine, EngineError};
 use super::respawn::EngineCommand;
 use super::signals::Signals;
-use super::ticker::Ticker;
 use super::watch::{Event, Watch};
 use crate::poslog::PositionLog;
 use crate::session::{Action, EngineExit, OUTPUT_GRACE, Session};
@@ -35,16 +37,6 @@ const INPUT_CHECK: Duration = Duration::from_secs(1);
 
 type Timer = Option<Pin<Box<tokio::time::Sleep>>>;
 
-/// Where a session's logs go: `positions.jsonl` (or a daemon session's own file) and the
-/// engine's stderr.
-#[derive(Debug)]
-pub struct SessionLogs {
-    /// The positions log, when enabled.
-    pub positions: Option<PositionLog>,
-    /// Where the engine's stderr is copied (fenguard's stderr).
-    pub stderr: NonBlocking,
-}
-
 /// How a relay ended.
 #[derive(Debug)]
 pub struct Ended {
@@ -60,28 +52,98 @@ pub struct Ended {
     pub positions: Option<PositionLog>,
 }
 
-/// Relays until the engine is gone for good; returns its exit status and counts. The engine
-/// is started again from `command` when the session asks for it. `gui` is fenguard's stdin and
-/// stdout (duplicates) or a daemon connection; `signals` end the relay (the engine killed).
-#[allow(clippy::too_many_arguments)]
-pub async fn run(
+/// One relay: a started engine, the session guarding it, where its logs go (the engine's
+/// stderr, `positions.jsonl` or a daemon session's own file), and how it ends (the quit grace,
+/// the signals that stop it). [`run`](Relay::run) carries it out with any
+/// blocking stream as the GUI side.
+#[derive(Debug)]
+pub struct Relay<'a> {
+    command: &'a EngineCommand,
     engine: Engine,
     session: Session,
-    logs: SessionLogs,
-    quit_grace: Duration,
     start: Vec<Action>,
-    command: &EngineCommand,
-    gui: (GuiIn, GuiOut),
+    stderr: NonBlocking,
+    positions: Option<PositionLog>,
+    quit_grace: Duration,
     signals: Signals,
-) -> Ended {
+}
+
+impl<'a> Relay<'a> {
+    /// Starts the engine from `command` and tells `session` so; the engine's stderr is copied
+    /// to `stderr` (fenguard's). No positions log ([`with_positions`](Self::with_positions))
+    /// and no signals ([`with_signals`](Self::with_signals)). `quit_grace` is how long the
+    /// engine gets after `quit` (or the end of its input) before it is killed.
+    ///
+    /// # Errors
+    /// The engine did not start.
+    pub fn start(
+        command: &'a EngineCommand,
+        mut session: Session,
+        stderr: NonBlocking,
+        quit_grace: Duration,
+    ) -> Result<Relay<'a>, EngineError> {
+        let engine = command.spawn()?;
+        let start = command.started(&mut session, engine.child.id());
+        Ok(Relay {
+            command,
+            engine,
+            session,
+            start,
+            stderr,
+            positions: None,
+            quit_grace,
+            signals: Signals::none(),
+        })
+    }
+
+    /// The session's records go to this positions log.
+    #[must_use]
+    pub fn with_positions(mut self, positions: Option<PositionLog>) -> Relay<'a> {
+        self.positions = positions;
+        self
+    }
+
+    /// These signals end the relay (the engine killed, the status 128 + n).
+    #[must_use]
+    pub fn with_signals(mut self, signals: Signals) -> Relay<'a> {
+        self.signals = signals;
+        self
+    }
+
+    /// The engine's process id.
+    pub fn engine_pid(&self) -> Option<u32> {
+        self.engine.child.id()
+    }
+
+    /// Relays between the GUI side (`gui_in` read and `gui_out` written with blocking calls,
+    /// each on a thread of its own: fenguard's stdin and stdout, a socket, a TLS stream) and
+    /// the engine until the engine is gone for good; returns its exit status and counts. The
+    /// engine is started again when the session asks for it.
+    pub async fn run<R, W>(self, gui_in: R, gui_out: W) -> Ended
+    where
+        R: Read + Send + 'static,
+        W: Write + Send + 'static,
+    {
+        run(self, GuiIn(Box::new(gui_in)), GuiOut(Box::new(gui_out))).await
+    }
+}
+
+async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
+    let Relay {
+        command,
+        engine,
+        session,
+        start,
+        stderr: stderr_log,
+        positions,
+        quit_grace,
+        signals,
+    } = relay;
     let (child, stdin, stdout, stderr, guard) = engine.into_parts();
     let mut _guard = guard;
     let (notices_tx, mut notices) = mpsc::unbounded_channel();
     let mut watch = Watch::start(child, signals);
-    let ticker = Ticker::start(watch.sender());
-    let (gui_in, gui_out) = gui;
-    let shared = Shared::new(session, logs.positions, ticker, notices_tx, stdin, gui_out);
-    let stderr_log = logs.stderr;
+    let shared = Shared::new(session, positions, notices_tx, stdin, gui_out);
     let mut last_exit: Option<EngineExit> = None;
     act(&shared, |_| start);
     core::spawn_engine_readers(&shared, 0, stdout, stderr, stderr_log.clone());
@@ -96,6 +158,7 @@ pub async fn run(
         finish: None,
         grace: None,
         respawn: None,
+        deadline: None,
     };
     let mut running = true;
     let mut exited: Option<EngineExit> = None;
@@ -139,8 +202,11 @@ pub async fn run(
                     // new one is started (see the respawn branch).
                     watch.kill();
                 }
-                Event::Tick => act(&shared, |core| {
-                    core.ticker.fired();
+            },
+            () = wait(&mut w.deadline), if w.deadline.is_some() => {
+                w.deadline = None;
+                act(&shared, |core| {
+                    core.deadline_passed();
                     let now = Instant::now();
                     // While the GUI does not read, the engine's reader thread is blocked
                     // writing to it and cannot read the engine's readyok / uciok: not the
@@ -151,8 +217,8 @@ pub async fn run(
                     } else {
                         core.session.on_tick(now)
                     }
-                }),
-            },
+                });
+            }
             _ = input_check.tick() => {
                 let now = Instant::now();
                 // An engine blocked writing output that fenguard cannot take (the GUI is not
@@ -233,6 +299,8 @@ struct Waits {
     finish: Option<u8>,
     grace: Timer,
     respawn: Timer,
+    /// The session's next deadline, as the threads armed it.
+    deadline: Timer,
 }
 
 impl Waits {
@@ -251,6 +319,14 @@ impl Waits {
                 self.respawn = Some(Box::pin(tokio::time::sleep(after)));
             }
             Notice::Control(Control::Finish(status)) => self.finish = Some(status),
+            Notice::Deadline(at) => {
+                let at = tokio::time::Instant::from_std(at);
+                match &mut self.deadline {
+                    Some(sleep) if sleep.deadline() <= at => {}
+                    Some(sleep) => sleep.as_mut().reset(at),
+                    None => self.deadline = Some(Box::pin(tokio::time::sleep_until(at))),
+                }
+            }
         }
     }
 }

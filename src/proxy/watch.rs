@@ -1,19 +1,12 @@
 //! The engine's exit and fenguard's signals, watched by a task of their own.
 //!
-//! Both are rare, so the relay loop should not pay for them on every line: waiting for the
-//! child and for three signals inside its `select!` re-registers four wakers on every pass.
 //! The watcher task owns the child process (and the next one after a restart) and the signal
 //! handlers, kills the engine when asked to or on a signal, and reports what happened over a
 //! channel.
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
-
-use futures_util::{Stream, StreamExt as _};
 use tokio::process::Child;
 use tokio::sync::mpsc;
 
-use super::gate::Gated;
 use super::signals::{Received, Signals};
 use crate::session::EngineExit;
 
@@ -24,17 +17,13 @@ pub enum Event {
     Exited(EngineExit),
     /// fenguard received a signal; the engine, if still running, is being killed.
     Signal(Received),
-    /// A deadline armed with the [ticker](super::ticker) passed.
-    Tick,
 }
 
 /// The relay's handle on the watcher task.
 #[derive(Debug)]
 pub struct Watch {
-    events: Gated<Events>,
+    events: mpsc::UnboundedReceiver<Event>,
     commands: mpsc::UnboundedSender<Command>,
-    /// For other reporters of rare events (the ticker).
-    sender: mpsc::UnboundedSender<Event>,
 }
 
 /// What the relay asks of the watcher.
@@ -51,18 +40,13 @@ impl Watch {
     pub fn start(child: Child, signals: Signals) -> Watch {
         let (event_tx, events) = mpsc::unbounded_channel();
         let (commands, command_rx) = mpsc::unbounded_channel();
-        let sender = event_tx.clone();
         tokio::spawn(watch(child, signals, event_tx, command_rx));
-        Watch {
-            events: Gated::new(Events(events)),
-            commands,
-            sender,
-        }
+        Watch { events, commands }
     }
 
     /// The next event; never completes once the watcher is gone.
     pub async fn next(&mut self) -> Event {
-        match self.events.next().await {
+        match self.events.recv().await {
             Some(event) => event,
             None => std::future::pending().await,
         }
@@ -73,26 +57,9 @@ impl Watch {
         let _ = self.commands.send(Command::Kill);
     }
 
-    /// A sender into this watcher's event stream, for events found elsewhere.
-    pub fn sender(&self) -> mpsc::UnboundedSender<Event> {
-        self.sender.clone()
-    }
-
     /// Watches a restarted engine from now on (after the previous one's exit was reported).
     pub fn adopt(&self, child: Child) {
         let _ = self.commands.send(Command::Adopt(Box::new(child)));
-    }
-}
-
-/// The event channel as a stream, to be gated.
-#[derive(Debug)]
-struct Events(mpsc::UnboundedReceiver<Event>);
-
-impl Stream for Events {
-    type Item = Event;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Event>> {
-        self.0.poll_recv(cx)
     }
 }
 

@@ -14,8 +14,9 @@ use tokio::net::{TcpListener, UnixListener};
 
 use super::admission::Ticket;
 use super::conn::{self, FirstLine, Socket};
-use super::daemon::{Ctx, LINGER};
+use super::daemon::Ctx;
 use super::first_line;
+use crate::net::tls_stream::TlsStream;
 
 /// Refusal reasons of clients that said nothing wrong (no delay grows from them).
 const CLOSED: &str = "closed before its first line";
@@ -82,6 +83,7 @@ fn spoke(fd: i32) -> bool {
 /// Takes a pre-auth place for a connection in descriptor `fd`, or says to close it.
 fn enter(ctx: &Arc<Ctx>, ip: Option<IpAddr>, fd: i32) -> Option<Ticket> {
     let left = ctx
+        .spec
         .config
         .serve
         .max_sessions
@@ -111,7 +113,7 @@ pub(super) async fn accept_tcp(ctx: Arc<Ctx>, listener: TcpListener, tls: bool) 
             continue;
         };
         let _ = stream.set_nodelay(true);
-        if let Err(err) = ctx.config.serve.dead_peer().apply(&stream) {
+        if let Err(err) = ctx.spec.config.serve.dead_peer().apply(&stream) {
             tracing::warn!("connection {addr}: cannot set keepalive: {err}");
         }
         let peer = Peer {
@@ -169,7 +171,7 @@ pub(super) async fn accept_unix(ctx: Arc<Ctx>, listener: UnixListener) {
 
 /// A stream the daemon accepted, as the session will use it.
 trait Accepted: AsyncRead + AsyncWrite + Unpin + Send + 'static {
-    /// The blocking socket for the session (a TLS stream is bridged).
+    /// The blocking socket for the session.
     fn into_socket(self) -> std::io::Result<Socket>;
 }
 
@@ -191,11 +193,10 @@ impl Accepted for tokio::net::UnixStream {
 
 impl Accepted for tokio_rustls::server::TlsStream<tokio::net::TcpStream> {
     fn into_socket(self) -> std::io::Result<Socket> {
-        let (net_end, session_end) = std::os::unix::net::UnixStream::pair()?;
-        net_end.set_nonblocking(true)?;
-        let net_end = tokio::net::UnixStream::from_std(net_end)?;
-        tokio::spawn(super::tls::bridge(self, net_end, LINGER));
-        Ok(Socket::Unix(session_end))
+        let (tcp, conn) = self.into_inner();
+        let tcp = tcp.into_std()?;
+        tcp.set_nonblocking(false)?;
+        Ok(Socket::Tls(TlsStream::new(tcp, conn)?))
     }
 }
 
@@ -246,7 +247,7 @@ async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: Peer, kind: Kind
             return;
         }
     };
-    let max = ctx.config.serve.max_sessions;
+    let max = ctx.spec.config.serve.max_sessions;
     if ctx.active.fetch_add(1, Ordering::SeqCst) >= max {
         ctx.active.fetch_sub(1, Ordering::SeqCst);
         let reason = format!("server busy (max_sessions {max} reached)");

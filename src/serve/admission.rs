@@ -30,7 +30,7 @@ use tokio::task::AbortHandle;
 use super::config::Startups;
 
 /// Descriptors a session needs beyond its socket: socket copies, engine pipes (and the pipes
-/// of a restart), a TLS bridge's socket pair, the positions log.
+/// of a restart), a TLS connection's second handle, the positions log.
 pub const FDS_PER_SESSION: u64 = 16;
 
 /// Descriptors kept for the daemon itself (logs, listeners, the runtime).

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
 
 use crate::net::heartbeat::{self, Gate};
+use crate::net::tls_stream::TlsStream;
 
 /// Longest first line (`auth <token>`) read before a connection is refused.
 pub const MAX_AUTH_LINE: usize = 4096;
@@ -107,8 +108,10 @@ pub async fn refuse<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, reason: &
 pub enum Socket {
     /// TCP.
     Tcp(TcpStream),
-    /// A Unix socket (also the local end of a TLS bridge).
+    /// A Unix socket.
     Unix(UnixStream),
+    /// TLS over TCP, read and written straight from the session's threads.
+    Tls(TlsStream),
 }
 
 impl Socket {
@@ -120,21 +123,38 @@ impl Socket {
         Ok(match self {
             Socket::Tcp(s) => Socket::Tcp(s.try_clone()?),
             Socket::Unix(s) => Socket::Unix(s.try_clone()?),
+            Socket::Tls(s) => Socket::Tls(s.try_clone()?),
         })
     }
 
-    /// Shuts one or both directions down (wakes a blocked read).
+    /// Shuts one or both directions down (wakes a blocked read); TLS sends `close_notify`
+    /// before its output ends.
     pub fn shutdown(&self, how: Shutdown) {
         let _ = match self {
             Socket::Tcp(s) => s.shutdown(how),
             Socket::Unix(s) => s.shutdown(how),
+            Socket::Tls(s) => {
+                s.shutdown(how);
+                Ok(())
+            }
         };
+    }
+
+    /// Closes the connection at the end of its session: a plain socket at once, TLS after
+    /// `close_notify`, reading what the client still sends for at most `linger` (so that
+    /// the end of the output is not lost to a reset).
+    pub fn close(&self, linger: Duration) {
+        match self {
+            Socket::Tls(s) => s.close_lingering(linger),
+            _ => self.shutdown(Shutdown::Both),
+        }
     }
 
     fn set_read_timeout(&self, timeout: Duration) -> std::io::Result<()> {
         match self {
             Socket::Tcp(s) => s.set_read_timeout(Some(timeout)),
             Socket::Unix(s) => s.set_read_timeout(Some(timeout)),
+            Socket::Tls(s) => s.set_read_timeout(Some(timeout)),
         }
     }
 }
@@ -144,6 +164,7 @@ impl Read for Socket {
         match self {
             Socket::Tcp(s) => s.read(buf),
             Socket::Unix(s) => s.read(buf),
+            Socket::Tls(s) => s.read(buf),
         }
     }
 }
@@ -153,6 +174,7 @@ impl Write for Socket {
         match self {
             Socket::Tcp(s) => s.write(buf),
             Socket::Unix(s) => s.write(buf),
+            Socket::Tls(s) => s.write(buf),
         }
     }
 

@@ -19,21 +19,20 @@ use super::admission::{self, Admission, SUMMARY_EVERY};
 use super::caps::{Caps, Machine};
 use super::conn::ConnState;
 use super::refusals::Refusals;
-use crate::config::{Config, default_log_dir};
-use crate::logging::{LogSettings, init, session_id};
-use crate::proxy::respawn::EngineCommand;
+use crate::logging::init;
+use crate::proxy::spec::SessionSpec;
 use crate::token::Tokens;
 
 /// Longest a session's engine gets after its client went away or the daemon was told to stop.
 pub(super) const MAX_GRACE: Duration = Duration::from_millis(500);
 
-/// How long the TLS bridge keeps reading a client after its session ended.
+/// How long a TLS connection is still read (and dropped) after its session ended.
 pub(super) const LINGER: Duration = Duration::from_secs(5);
 
 /// What every connection task shares.
 pub(super) struct Ctx {
-    pub(super) config: Config,
-    pub(super) command: EngineCommand,
+    /// The configuration, the engine, the log directory: what each session is made of.
+    pub(super) spec: SessionSpec,
     /// The accepted tokens, replaced at SIGHUP.
     pub(super) tokens: RwLock<Arc<Tokens>>,
     /// The tokens file, when there is one to reload.
@@ -47,9 +46,7 @@ pub(super) struct Ctx {
     /// Caps on `Threads` and `Hash`.
     pub(super) caps: Caps,
     pub(super) tls: Option<TlsAcceptor>,
-    pub(super) log_dir: Option<PathBuf>,
     pub(super) stderr: NonBlocking,
-    pub(super) transcript: bool,
     pub(super) grace: Duration,
     pub(super) active: AtomicUsize,
     pub(super) next_id: AtomicU64,
@@ -75,8 +72,8 @@ pub(super) fn run(args: ServeArgs) -> ExitCode {
 }
 
 fn setup(args: ServeArgs) -> Result<ExitCode, String> {
-    let (config, program, engine_args) =
-        crate::proxy::config_and_engine(args.config.as_deref(), &args.engine)?;
+    let spec = SessionSpec::load(&args.shell)?;
+    let config = &spec.config;
     let listen = if args.listen.is_empty() {
         config.serve.listen.clone()
     } else {
@@ -122,23 +119,7 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
     } else {
         None
     };
-    let log_dir = args.log_dir.clone().or_else(|| {
-        if config.log.dir.is_empty() {
-            default_log_dir(|name| std::env::var(name).ok())
-        } else {
-            Some(PathBuf::from(&config.log.dir))
-        }
-    });
-    let transcript = config.log.transcript || args.verbose >= 1;
-    let logs = init(&LogSettings {
-        dir: log_dir.clone(),
-        level: config.log.level,
-        verbose: args.verbose,
-        positions: false,
-        transcript,
-        session_id: session_id(),
-        rotation: config.log.rotation(),
-    });
+    let logs = init(&spec.log_settings(false));
     if let Some(warning) = &loose {
         tracing::warn!("{warning}");
     }
@@ -184,27 +165,20 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let grace = Duration::from_millis(config.engine.quit_grace_ms).min(MAX_GRACE);
     let ctx = Arc::new(Ctx {
-        command: EngineCommand {
-            program,
-            args: engine_args,
-            config: config.engine.clone(),
-        },
         admission: Admission::new(
             config.serve.max_startups,
             config.serve.max_startups_per_addr,
             fd_limit,
         ),
-        config,
         auth_required: AtomicBool::new(!tokens.is_empty()),
         tokens: RwLock::new(Arc::new(tokens)),
         tokens_path,
         refusals: Refusals::default(),
         caps,
         tls,
-        log_dir,
         stderr: logs.stderr.clone(),
-        transcript,
         grace,
+        spec,
         active: AtomicUsize::new(0),
         next_id: AtomicU64::new(1),
         open: Mutex::new(HashMap::new()),

@@ -45,29 +45,18 @@ pub mod tls;
 #[cfg(unix)]
 mod unix_socket;
 
-use std::ffi::OsString;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `fenguard serve [--config FILE] [--listen ADDR]... [-- ENGINE [ARGS...]]`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
-    /// Configuration file (TOML). Default: `$FENGUARD_CONFIG`, else built-in defaults.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    /// The options every shell takes.
+    #[command(flatten)]
+    pub shell: crate::proxy::spec::ShellArgs,
     /// Listen here (repeatable; overrides `serve.listen`): HOST:PORT, tls://HOST:PORT,
     /// unix:/PATH.
     #[arg(long, value_name = "ADDR")]
     pub listen: Vec<String>,
-    /// Directory for `fenguard.log` and the sessions' positions logs (overrides `log.dir`).
-    #[arg(long, value_name = "DIR")]
-    pub log_dir: Option<PathBuf>,
-    /// More logging: `-v` turns on the transcript, `-vv` debug, `-vvv` trace.
-    #[arg(short, long, action = clap::ArgAction::Count)]
-    pub verbose: u8,
-    /// The engine and its arguments (overrides `engine.command` and `engine.args`).
-    #[arg(last = true, value_name = "ENGINE [ARGS...]")]
-    pub engine: Vec<OsString>,
 }
 
 /// Runs the daemon until a signal ends it; exit status 0, or 2 for a configuration, address,

@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 use tracing::Instrument as _;
 
 use super::conn::{ConnReader, ConnState, ConnWriter, Socket};
-use super::daemon::Ctx;
+use super::daemon::{Ctx, LINGER};
 use crate::logging::session_id;
 use crate::poslog::PositionLog;
-use crate::proxy::core::{GuiIn, GuiOut};
-use crate::proxy::{relay, signals::Signals};
-use crate::session::{EngineExit, Guard, RestartPolicy, Session, Settings};
+use crate::proxy::relay::Relay;
+use crate::proxy::spec::SessionSpec;
+use crate::session::{EngineExit, Guard};
 
 /// Runs one session on an admitted connection.
 pub(super) async fn run(
@@ -35,8 +35,16 @@ pub(super) async fn run(
         tracing::warn!("connection {peer}: cannot duplicate its socket");
         return;
     };
-    let engine = match ctx.command.spawn() {
-        Ok(engine) => engine,
+    let spec = &ctx.spec;
+    let config = &spec.config;
+    let guard = Guard::new(
+        &config.serve.allow_options,
+        ctx.caps.threads,
+        ctx.caps.hash_mb,
+    );
+    let session = spec.session(Some(guard));
+    let relay = match Relay::start(&spec.command, session, ctx.stderr.clone(), ctx.grace) {
+        Ok(relay) => relay,
         Err(err) => {
             let mut writer = writer;
             let line = format!("info string fenguard: engine did not start: {err}\n");
@@ -47,7 +55,7 @@ pub(super) async fn run(
         }
     };
     let state = ConnState::new();
-    let idle = Some(ctx.config.serve.idle_timeout_ms)
+    let idle = Some(config.serve.idle_timeout_ms)
         .filter(|&ms| ms > 0)
         .map(Duration::from_millis);
     let Ok(reader) = ConnReader::new(prefix, socket, Arc::clone(&state), idle) else {
@@ -61,57 +69,15 @@ pub(super) async fn run(
         .insert(id, Arc::clone(&state));
     tracing::info!(
         "connection {peer}: session {sid} started (engine pid {:?})",
-        engine.child.id()
+        relay.engine_pid()
     );
-
-    let config = &ctx.config;
-    let settings = Settings {
-        positions: config.positions.clone(),
-        log_positions: config.log.positions,
-    };
-    let guard = Guard::new(
-        &config.serve.allow_options,
-        ctx.caps.threads,
-        ctx.caps.hash_mb,
-    );
-    let mut session = Session::with_settings(ctx.transcript, settings)
-        .with_restart(RestartPolicy::from(&config.engine))
-        .with_guard(guard);
-    let start = ctx.command.started(&mut session, engine.child.id());
-    let positions = match (&ctx.log_dir, config.log.positions) {
-        (Some(dir), true) => {
-            let pruned = super::session_logs::prune(dir, config.serve.keep_session_logs);
-            if pruned > 0 {
-                tracing::info!(
-                    "removed the positions logs of {pruned} old sessions (serve.keep_session_logs {})",
-                    config.serve.keep_session_logs
-                );
-            }
-            let path = dir.join(format!("positions-{sid}.jsonl"));
-            PositionLog::open_rotating(&path, sid.clone(), config.log.rotation())
-                .inspect_err(|e| tracing::warn!("cannot open {}: {e}", path.display()))
-                .ok()
-        }
-        _ => None,
-    };
-    let logs = relay::SessionLogs {
-        positions,
-        stderr: ctx.stderr.clone(),
-    };
-    let gui = (GuiIn(Box::new(reader)), GuiOut(Box::new(writer)));
-    let ended = relay::run(
-        engine,
-        session,
-        logs,
-        ctx.grace,
-        start,
-        &ctx.command,
-        gui,
-        Signals::none(),
-    )
-    .instrument(tracing::info_span!("session", id = %sid))
-    .await;
-    closer.shutdown(Shutdown::Both);
+    let positions = open_positions(spec, &sid);
+    let ended = relay
+        .with_positions(positions)
+        .run(reader, writer)
+        .instrument(tracing::info_span!("session", id = %sid))
+        .await;
+    closer.close(LINGER);
     ctx.open
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -128,6 +94,27 @@ pub(super) async fn run(
         ended.rejected,
         describe(ended.engine_exit),
     );
+}
+
+/// The session's positions log `positions-<sid>.jsonl`, after pruning old sessions' logs
+/// (`serve.keep_session_logs`); `None` without a log directory or with `log.positions` off.
+fn open_positions(spec: &SessionSpec, sid: &str) -> Option<PositionLog> {
+    match (&spec.log_dir, spec.config.log.positions) {
+        (Some(dir), true) => {
+            let pruned = super::session_logs::prune(dir, spec.config.serve.keep_session_logs);
+            if pruned > 0 {
+                tracing::info!(
+                    "removed the positions logs of {pruned} old sessions (serve.keep_session_logs {})",
+                    spec.config.serve.keep_session_logs
+                );
+            }
+            let path = dir.join(format!("positions-{sid}.jsonl"));
+            PositionLog::open_rotating(&path, sid.to_owned(), spec.rotation())
+                .inspect_err(|e| tracing::warn!("cannot open {}: {e}", path.display()))
+                .ok()
+        }
+        _ => None,
+    }
 }
 
 fn describe(exit: Option<EngineExit>) -> String {

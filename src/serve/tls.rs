@@ -1,18 +1,12 @@
-//! TLS for the daemon and its client (rustls with the *ring* provider), and the bridge that
-//! turns a TLS stream into a plain socket for the session's blocking reader threads.
-//!
-//! The session's shell reads and writes its GUI side with blocking calls on threads of its own
-//! ([`crate::proxy::core`]); a TLS stream is not split that way. So a TLS connection is carried
-//! by a tokio task between the network and one end of a Unix socket pair, and the session (or
-//! `fenguard connect`) uses the other end like any plain connection.
+//! TLS configuration for the daemon and its client (rustls with the *ring* provider). The
+//! session's shell reads and writes an established connection with blocking calls from
+//! threads of its own, as a plain socket: [`TlsStream`](crate::net::tls_stream::TlsStream).
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rustls::pki_types::pem::PemObject as _;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
 
 /// The rustls provider fenguard uses (*ring*: builds without cmake or nasm).
 fn provider() -> Arc<rustls::crypto::CryptoProvider> {
@@ -105,54 +99,4 @@ pub fn client_config(ca: Option<&Path>) -> Result<Arc<rustls::ClientConfig>, Tls
         .with_root_certificates(roots)
         .with_no_client_auth();
     Ok(Arc::new(config))
-}
-
-/// Copies between `net` (a TLS stream) and `local` (one end of a socket pair) until `local`
-/// has no more to send and `net` has ended or `linger` has passed since. The end of `net`'s
-/// input closes `local`'s output (the peer sees the end of input); the end of `local`'s closes
-/// the TLS stream (`close_notify`).
-pub async fn bridge<N>(net: N, local: tokio::net::UnixStream, linger: Duration)
-where
-    N: AsyncRead + AsyncWrite + Unpin,
-{
-    let (mut net_in, mut net_out) = tokio::io::split(net);
-    let (mut local_in, mut local_out) = local.into_split();
-    let inbound = async {
-        let mut buf = vec![0u8; 16 * 1024];
-        loop {
-            match net_in.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    if local_out.write_all(&buf[..n]).await.is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-        let _ = local_out.shutdown().await;
-    };
-    let outbound = async {
-        let mut buf = vec![0u8; 16 * 1024];
-        loop {
-            match local_in.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    if net_out.write_all(&buf[..n]).await.is_err() || net_out.flush().await.is_err()
-                    {
-                        break;
-                    }
-                }
-            }
-        }
-        let _ = net_out.shutdown().await;
-    };
-    tokio::pin!(inbound, outbound);
-    tokio::select! {
-        () = &mut inbound => {
-            outbound.await;
-        }
-        () = &mut outbound => {
-            let _ = tokio::time::timeout(linger, inbound).await;
-        }
-    }
 }

@@ -7,7 +7,7 @@
 //! value is true or fenguard switched it on; a GUI `setoption` overrides fenguard's switch,
 //! since it is forwarded to the engine.
 
-use crate::uci::{Notation, parse_option};
+use crate::uci::{EngineOption, Notation};
 
 /// The Chess960 state of one session.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,8 +47,8 @@ impl Chess960State {
     }
 
     /// An engine `option` line; notes an offer of `UCI_Chess960` (name case-insensitive).
-    pub fn on_engine_option(&mut self, line: &[u8]) {
-        if parse_option(line).is_some_and(|o| o.name_is("UCI_Chess960")) {
+    pub fn on_engine_option(&mut self, option: &EngineOption<'_>) {
+        if option.name_is("UCI_Chess960") {
             self.engine_offers = true;
         }
     }

@@ -19,10 +19,12 @@
 //!
 //! ```
 //! use bytes::Bytes;
-//! use fenguard::session::{Action, Commands, Session};
+//! use fenguard::session::{Action, Commands, Input, Session};
+//! use std::time::Instant;
 //!
 //! let mut session = Session::new(false).with_commands(Commands::Uci);
-//! let out = session.on_gui_line(Bytes::from_static(b"export_net /tmp/x.nnue\n"));
+//! let line = Bytes::from_static(b"export_net /tmp/x.nnue\n");
+//! let out = session.handle(Input::GuiLine(line), Instant::now());
 //! let refusal = Bytes::from_static(b"info string fenguard: command not allowed: export_net\n");
 //! assert!(out.contains(&Action::ToGui(refusal)));
 //! assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));
@@ -36,7 +38,7 @@ use tracing::Level;
 
 use super::owed::Entry;
 use super::{Action, Session, first_token};
-use crate::uci::{SetOption, UciCommand, hidden_command, parse_option, splice, tokens};
+use crate::uci::{EngineOption, UciCommand, hidden_command, tokens};
 
 /// `[guard] commands`: which GUI commands reach the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -67,11 +69,8 @@ pub(super) fn normalized_name(name: &[u8]) -> String {
 pub(super) struct SpinOptions(HashSet<String>);
 
 impl SpinOptions {
-    /// An engine line: an `option ... type spin` is noted (any other type forgets the name).
-    pub(super) fn note(&mut self, line: &[u8]) {
-        let Some(opt) = parse_option(line) else {
-            return;
-        };
+    /// An engine `option` line: `type spin` is noted (any other type forgets the name).
+    pub(super) fn note(&mut self, opt: &EngineOption<'_>) {
         let name = normalized_name(opt.name);
         if opt.kind == b"spin" {
             self.0.insert(name);
@@ -80,7 +79,7 @@ impl SpinOptions {
         }
     }
 
-    fn contains(&self, name: &[u8]) -> bool {
+    pub(super) fn contains(&self, name: &[u8]) -> bool {
         !self.0.is_empty() && self.0.contains(&normalized_name(name))
     }
 }
@@ -166,44 +165,6 @@ impl Session {
             }
             Some(UciCommand::IsReady) => self.owed.entries.push_back(Entry::Readyok { own: true }),
             _ => {}
-        }
-    }
-
-    /// A GUI `setoption` (canonical) of a spin option: the line with its value in canonical
-    /// decimal, or `None` when the value is not a decimal integer (the GUI told why).
-    /// `capped`: the guard caps this option, so it is read as a spin even unannounced.
-    pub(super) fn check_spin_value(
-        &mut self,
-        out: &mut Vec<Action>,
-        line: &Bytes,
-        opt: &SetOption<'_>,
-        capped: bool,
-    ) -> Option<Bytes> {
-        let (Some(value), Some(span)) = (opt.value, opt.value_span.clone()) else {
-            return Some(line.clone());
-        };
-        if value.is_empty() || !(capped || self.spins.contains(opt.name)) {
-            return Some(line.clone());
-        }
-        match parse_spin_value(value) {
-            Ok(n) => {
-                let canonical = n.to_string();
-                if canonical.as_bytes() == value {
-                    return Some(line.clone());
-                }
-                Some(Bytes::from(
-                    splice(line, &[(span, canonical.into_bytes())]).into_owned(),
-                ))
-            }
-            Err(why) => {
-                let name: String = String::from_utf8_lossy(opt.name).chars().take(80).collect();
-                let shown: String = String::from_utf8_lossy(value).chars().take(40).collect();
-                let text =
-                    format!("bad value for spin option {name}: `{shown}` ({why}); not forwarded");
-                out.push(Action::Log(Level::WARN, text.clone()));
-                self.say(out, &text);
-                None
-            }
         }
     }
 }

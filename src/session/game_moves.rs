@@ -13,8 +13,7 @@ use shakmaty::uci::UciMove;
 
 use super::game::{Game, GameMove, ReadFail, Written};
 use crate::uci::{
-    self, MoveCode, MoveDiagnostic, Notation, Token, engine_move_sequences, parse_go, splice,
-    tokens,
+    self, Code, MoveDiagnostic, Notation, Token, engine_move_sequences, parse_go, splice, tokens,
 };
 
 /// The result of playing a `moves` list on a [`Game`].
@@ -163,7 +162,7 @@ fn translate_one(
 fn warning(what: &str, index: usize, tok: &Token<'_>, why: &str) -> MoveDiagnostic {
     let text = String::from_utf8_lossy(tok.text);
     MoveDiagnostic::new(
-        MoveCode::AmbiguousCastlingMove,
+        Code::AmbiguousCastlingMove,
         index,
         tok.text,
         Some(tok.span.clone()),
@@ -179,36 +178,36 @@ fn fail_diag(
     index: usize,
     tok: &Token<'_>,
     pos: &Game,
-    code: Option<MoveCode>,
+    code: Option<Code>,
     fix: Option<String>,
 ) -> MoveDiagnostic {
     let text = String::from_utf8_lossy(tok.text);
     let fen = pos.xfen();
     let (own, message) = match (&err, &fix) {
         (_, Some(fix)) => (
-            MoveCode::MissingPromotion,
+            Code::MissingPromotion,
             format!(
                 "{what} {index} `{text}` moves a pawn to the last rank without naming a piece in {fen}; repair: `{fix}`"
             ),
         ),
         (ReadFail::Syntax, _) => (
-            MoveCode::BadMoveSyntax,
+            Code::BadMoveSyntax,
             format!(
                 "{what} {index} `{text}` is not a UCI move of this board; position before it: {fen}"
             ),
         ),
         (ReadFail::Null, _) => (
-            MoveCode::NullMove,
+            Code::NullMove,
             format!(
                 "{what} {index} `0000` is a null move, which engines do not accept here; position before it: {fen}"
             ),
         ),
         (ReadFail::Illegal, _) => (
-            MoveCode::IllegalMove,
+            Code::IllegalMove,
             format!("{what} {index} `{text}` is illegal in {fen}"),
         ),
         (ReadFail::MissingPromotion(_), _) => (
-            MoveCode::MissingPromotion,
+            Code::MissingPromotion,
             format!(
                 "{what} {index} `{text}` moves a pawn to the last rank without naming a piece in {fen}"
             ),
@@ -311,7 +310,7 @@ pub fn check_bestmove(line: &[u8], root: &Game, engine: Notation) -> Vec<MoveDia
     let Some(best) = toks.next() else {
         return diags;
     };
-    let code = Some(MoveCode::IllegalBestmove);
+    let code = Some(Code::IllegalBestmove);
     if best.text == b"(none)" || best.text == b"0000" {
         if root.has_legal_moves() {
             let message = format!(
@@ -321,7 +320,7 @@ pub fn check_bestmove(line: &[u8], root: &Game, engine: Notation) -> Vec<MoveDia
             );
             let span = Some(best.span.clone());
             diags.push(MoveDiagnostic::new(
-                MoveCode::IllegalBestmove,
+                Code::IllegalBestmove,
                 1,
                 best.text,
                 span,

@@ -3,11 +3,13 @@
 //!
 //! ```
 //! use bytes::Bytes;
-//! use fenguard::session::{Action, Guard, Session};
+//! use fenguard::session::{Action, Guard, Input, Session};
+//! use std::time::Instant;
 //!
 //! let guard = Guard::new(&["Hash".to_owned()], Some(4), Some(256));
 //! let mut session = Session::new(false).with_guard(guard);
-//! let out = session.on_gui_line(Bytes::from_static(b"setoption name EvalFile value /etc/shadow\n"));
+//! let line = Bytes::from_static(b"setoption name EvalFile value /etc/shadow\n");
+//! let out = session.handle(Input::GuiLine(line), Instant::now());
 //! let refusal = Bytes::from_static(b"info string fenguard: option not allowed: EvalFile\n");
 //! assert!(out.contains(&Action::ToGui(refusal)));
 //! assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));
@@ -30,9 +32,20 @@ use std::collections::HashSet;
 use bytes::Bytes;
 use tracing::Level;
 
-use super::commands::normalized_name as normalize;
+use super::commands::{normalized_name as normalize, parse_spin_value};
 use super::{Action, Session};
-use crate::uci::{parse_option, parse_setoption, splice, tokens};
+use crate::uci::{EngineOption, SetOption, splice, tokens};
+
+/// What the guard made of a GUI `setoption`.
+#[derive(Debug)]
+pub(super) enum Judged {
+    /// Not sent (the GUI was told why).
+    Refused,
+    /// Sent as it is.
+    Unchanged,
+    /// Sent with its value edited: this line.
+    Edited(Bytes),
+}
 
 /// The default allowlist of SPEC section 11.
 pub const DEFAULT_ALLOW: [&str; 8] = [
@@ -93,17 +106,14 @@ impl Guard {
 
     /// An engine `option` line: notes string options; rewrites a capped option's `max` (and a
     /// `default` above the cap) to the cap.
-    fn engine_option(&mut self, line: Bytes) -> Bytes {
-        let Some(opt) = parse_option(&line) else {
-            return line;
-        };
+    fn engine_option(&mut self, line: &Bytes, opt: &EngineOption<'_>) -> Bytes {
         if opt.kind.eq_ignore_ascii_case(b"string") {
             self.strings.insert(normalize(opt.name));
         }
         let Some((_, cap)) = self.cap(opt.name) else {
-            return line;
+            return line.clone();
         };
-        let toks: Vec<_> = tokens(&line).collect();
+        let toks: Vec<_> = tokens(line).collect();
         let mut edits = Vec::new();
         for pair in toks.windows(2) {
             let number = std::str::from_utf8(pair[1].text)
@@ -114,9 +124,9 @@ impl Guard {
             }
         }
         if edits.is_empty() {
-            return line;
+            return line.clone();
         }
-        Bytes::from(splice(&line, &edits).into_owned())
+        Bytes::from(splice(line, &edits).into_owned())
     }
 }
 
@@ -129,54 +139,78 @@ impl Session {
         self
     }
 
-    /// A GUI `setoption` (canonical): the line to handle (a spin value in canonical decimal,
-    /// clamped under the guard), or `None` when refused (the GUI told why). Without a guard
-    /// only spin values are checked ([`Session::check_spin_value`]).
-    pub(super) fn guard_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) -> Option<Bytes> {
-        let Some(opt) = parse_setoption(&line) else {
-            // Stockfish skips the second token whatever it is (`setoption nam Threads value
-            // 1e1` sets 10 threads): a line fenguard cannot read as `setoption name <id>` is not
-            // sent, so no option reaches the engine unjudged.
-            let text = String::from_utf8_lossy(crate::uci::trim_uci(&line)).into_owned();
-            if self.guard.is_some() {
-                self.refuse(out, &text);
-            } else {
-                let text: String = text.chars().take(120).collect();
-                let text = format!(
-                    "bad setoption (expected `setoption name <id> [value <x>]`), not forwarded: {text}"
-                );
-                out.push(Action::Log(Level::WARN, text.clone()));
-                self.say(out, &text);
-            }
-            return None;
-        };
+    /// A GUI `setoption` (canonical `line`, read as `opt`) judged: refused (the GUI told
+    /// why), passed unchanged, or passed with its value edited (a spin value in canonical
+    /// decimal, clamped under the guard). Without a guard only spin values are checked.
+    pub(super) fn judge_setoption(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: &Bytes,
+        opt: &SetOption<'_>,
+    ) -> Judged {
         let own = tokens(opt.name)
             .next()
             .is_some_and(|t| t.text.eq_ignore_ascii_case(b"fenguard"));
         if own {
-            return Some(line);
+            return Judged::Unchanged;
         }
         let cap = self.guard.as_ref().and_then(|g| g.cap(opt.name));
         if self.guard.as_ref().is_some_and(|g| !g.allows(opt.name)) {
             let name = String::from_utf8_lossy(opt.name).into_owned();
             self.refuse(out, &name);
-            return None;
+            return Judged::Refused;
         }
-        let line = self.check_spin_value(out, &line, &opt, cap.is_some())?;
-        let Some((name, cap)) = cap else {
-            return Some(line);
+        let (Some(value), Some(span)) = (opt.value, opt.value_span.clone()) else {
+            return Judged::Unchanged;
         };
-        let opt = parse_setoption(&line)?;
-        let value = opt.value.and_then(|v| std::str::from_utf8(v).ok());
-        match (value.and_then(|v| v.parse::<i64>().ok()), opt.value_span) {
-            (Some(value), Some(span)) if value > i64::try_from(cap).unwrap_or(i64::MAX) => {
-                let clamped = splice(&line, &[(span, cap.to_string().into_bytes())]).into_owned();
-                let text = format!("{name} clamped to {cap} (server limit; asked {value})");
-                out.push(Action::Log(Level::INFO, text.clone()));
+        // A spin value must be a decimal integer (an option the guard caps is read as a spin
+        // even unannounced).
+        if value.is_empty() || !(cap.is_some() || self.spins.contains(opt.name)) {
+            return Judged::Unchanged;
+        }
+        let asked = match parse_spin_value(value) {
+            Ok(n) => n,
+            Err(why) => {
+                let name: String = String::from_utf8_lossy(opt.name).chars().take(80).collect();
+                let shown: String = String::from_utf8_lossy(value).chars().take(40).collect();
+                let text =
+                    format!("bad value for spin option {name}: `{shown}` ({why}); not forwarded");
+                out.push(Action::Log(Level::WARN, text.clone()));
                 self.say(out, &text);
-                Some(Bytes::from(clamped))
+                return Judged::Refused;
             }
-            _ => Some(line),
+        };
+        let mut sent = asked.to_string();
+        if let Some((name, cap)) = cap
+            && asked > i64::try_from(cap).unwrap_or(i64::MAX)
+        {
+            let text = format!("{name} clamped to {cap} (server limit; asked {asked})");
+            out.push(Action::Log(Level::INFO, text.clone()));
+            self.say(out, &text);
+            sent = cap.to_string();
+        }
+        if sent.as_bytes() == value {
+            return Judged::Unchanged;
+        }
+        Judged::Edited(Bytes::from(
+            splice(line, &[(span, sent.into_bytes())]).into_owned(),
+        ))
+    }
+
+    /// A `setoption` fenguard cannot read as `setoption name <id> [value <x>]`: not sent, so
+    /// no option reaches the engine unjudged (Stockfish skips the second token whatever it is:
+    /// `setoption nam Threads value 1e1` sets 10 threads).
+    pub(super) fn unreadable_setoption(&mut self, out: &mut Vec<Action>, line: &[u8]) {
+        let text = String::from_utf8_lossy(crate::uci::trim_uci(line)).into_owned();
+        if self.guard.is_some() {
+            self.refuse(out, &text);
+        } else {
+            let text: String = text.chars().take(120).collect();
+            let text = format!(
+                "bad setoption (expected `setoption name <id> [value <x>]`), not forwarded: {text}"
+            );
+            out.push(Action::Log(Level::WARN, text.clone()));
+            self.say(out, &text);
         }
     }
 
@@ -189,18 +223,22 @@ impl Session {
         self.say(out, &format!("option not allowed: {name}"));
     }
 
-    /// An engine `option` line under the guard (see [`Guard`]); unchanged without one.
-    pub(super) fn guard_option(&mut self, line: Bytes) -> Bytes {
+    /// An engine `option` line (`line`, read as `opt`) under the guard (see [`Guard`]);
+    /// unchanged without one.
+    pub(super) fn guard_option(&mut self, line: &Bytes, opt: &EngineOption<'_>) -> Bytes {
         match &mut self.guard {
-            Some(guard) => guard.engine_option(line),
-            None => line,
+            Some(guard) => guard.engine_option(line, opt),
+            None => line.clone(),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
+    use crate::session::Input;
 
     fn b(s: &'static [u8]) -> Bytes {
         Bytes::from_static(s)
@@ -218,7 +256,10 @@ mod tests {
     #[test]
     fn refused_option_is_answered_and_not_forwarded() {
         let mut s = guarded();
-        let out = s.on_gui_line(b(b"setoption name Debug Log File value /tmp/x\n"));
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name Debug Log File value /tmp/x\n")),
+            Instant::now(),
+        );
         let engine: Vec<_> = out
             .iter()
             .filter(|a| matches!(a, Action::ToEngine(_)))
@@ -232,9 +273,12 @@ mod tests {
     #[test]
     fn session_goes_on_after_a_refusal() {
         let mut s = guarded();
-        s.on_gui_line(b(b"setoption name EvalFile value nn.bin\n"));
+        s.handle(
+            Input::GuiLine(b(b"setoption name EvalFile value nn.bin\n")),
+            Instant::now(),
+        );
         assert_eq!(
-            s.on_gui_line(b(b"isready\n")),
+            s.handle(Input::GuiLine(b(b"isready\n")), Instant::now()),
             vec![Action::ToEngine(b(b"isready\n"))]
         );
     }
@@ -243,15 +287,24 @@ mod tests {
     fn allowed_option_is_forwarded_unchanged() {
         let mut s = guarded();
         let line = b(b"setoption name multipv value 3\n");
-        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+        assert_eq!(
+            s.handle(Input::GuiLine(line.clone()), Instant::now()),
+            vec![Action::ToEngine(line)]
+        );
     }
 
     #[test]
     fn uci_prefix_allows_uci_options_but_not_paths() {
         let mut s = guarded();
         let line = b(b"setoption name UCI_ShowWDL value true\n");
-        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
-        let out = s.on_gui_line(b(b"setoption name UCI_ShredderbasesPath value /\n"));
+        assert_eq!(
+            s.handle(Input::GuiLine(line.clone()), Instant::now()),
+            vec![Action::ToEngine(line)]
+        );
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name UCI_ShredderbasesPath value /\n")),
+            Instant::now(),
+        );
         assert_eq!(
             out,
             vec![
@@ -267,15 +320,24 @@ mod tests {
     #[test]
     fn option_the_engine_announced_as_string_is_refused() {
         let mut s = guarded();
-        s.on_engine_line(b(b"option name UCI_Opponent type string default\n"));
-        let out = s.on_gui_line(b(b"setoption name UCI_Opponent value GM Carlsen\n"));
+        s.handle(
+            Input::EngineLine(b(b"option name UCI_Opponent type string default\n")),
+            Instant::now(),
+        );
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name UCI_Opponent value GM Carlsen\n")),
+            Instant::now(),
+        );
         assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));
     }
 
     #[test]
     fn threads_above_the_cap_are_clamped_with_a_note() {
         let mut s = guarded();
-        let out = s.on_gui_line(b(b"setoption name Threads value 64\n"));
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name Threads value 64\n")),
+            Instant::now(),
+        );
         assert_eq!(
             out,
             vec![
@@ -294,24 +356,33 @@ mod tests {
     fn hash_within_the_cap_is_untouched() {
         let mut s = guarded();
         let line = b(b"setoption name Hash value 128\n");
-        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+        assert_eq!(
+            s.handle(Input::GuiLine(line.clone()), Instant::now()),
+            vec![Action::ToEngine(line)]
+        );
     }
 
     #[test]
     fn engine_announced_max_is_rewritten_to_the_cap() {
         let mut s = guarded();
-        let out = s.on_engine_line(b(
-            b"option name Hash type spin default 16 min 1 max 33554432\n",
-        ));
+        let out = s.handle(
+            Input::EngineLine(b(
+                b"option name Hash type spin default 16 min 1 max 33554432\n",
+            )),
+            Instant::now(),
+        );
         assert_eq!(
             out,
             vec![Action::ToGui(b(
                 b"option name Hash type spin default 16 min 1 max 256\n"
             ))]
         );
-        let out = s.on_engine_line(b(
-            b"option name Threads type spin default 8 min 1 max 1024\n",
-        ));
+        let out = s.handle(
+            Input::EngineLine(b(
+                b"option name Threads type spin default 8 min 1 max 1024\n",
+            )),
+            Instant::now(),
+        );
         assert_eq!(
             out,
             vec![Action::ToGui(b(
@@ -323,7 +394,10 @@ mod tests {
     #[test]
     fn fenguard_own_options_pass_the_guard() {
         let mut s = guarded();
-        let out = s.on_gui_line(b(b"setoption name fenguard OnInvalid value reject\n"));
+        let out = s.handle(
+            Input::GuiLine(b(b"setoption name fenguard OnInvalid value reject\n")),
+            Instant::now(),
+        );
         assert!(
             !out.iter().any(|a| matches!(a, Action::ToGui(_))),
             "{out:?}"
@@ -338,6 +412,9 @@ mod tests {
     fn without_a_guard_everything_is_forwarded() {
         let mut s = Session::new(false);
         let line = b(b"setoption name EvalFile value nn.bin\n");
-        assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+        assert_eq!(
+            s.handle(Input::GuiLine(line.clone()), Instant::now()),
+            vec![Action::ToEngine(line)]
+        );
     }
 }

@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 
-use crate::uci::{parse_option, tokens};
+use crate::uci::{EngineLine, tokens};
 
 /// Most handshake lines remembered (an engine announcing more is not deduplicated past it).
 const MAX_SHOWN: usize = 4096;
@@ -25,15 +25,16 @@ pub(super) struct Shown {
 
 /// The key of a handshake line: `id` plus its field, or `option` plus its name; `None` for
 /// other lines.
-fn key(line: &[u8]) -> Option<u64> {
-    let mut toks = tokens(line);
-    let word = toks.next()?.text;
+fn key(line: &EngineLine<'_>) -> Option<u64> {
     let mut hasher = DefaultHasher::new();
-    word.hash(&mut hasher);
-    match word {
-        b"id" => toks.next()?.text.to_ascii_lowercase().hash(&mut hasher),
-        b"option" => {
-            for t in tokens(parse_option(line)?.name) {
+    match line {
+        EngineLine::Id(field) => {
+            b"id".hash(&mut hasher);
+            field.to_ascii_lowercase().hash(&mut hasher);
+        }
+        EngineLine::Option(opt) => {
+            b"option".hash(&mut hasher);
+            for t in tokens(opt.name) {
                 t.text.to_ascii_lowercase().hash(&mut hasher);
             }
         }
@@ -49,7 +50,7 @@ impl Shown {
     }
 
     /// `line` is shown to the GUI during its handshake.
-    pub(super) fn note(&mut self, line: &[u8]) {
+    pub(super) fn note(&mut self, line: &EngineLine<'_>) {
         if self.keys.len() < MAX_SHOWN
             && let Some(key) = key(line)
         {
@@ -58,7 +59,7 @@ impl Shown {
     }
 
     /// Whether the GUI has already been shown a line with `line`'s key.
-    pub(super) fn has(&self, line: &[u8]) -> bool {
+    pub(super) fn has(&self, line: &EngineLine<'_>) -> bool {
         key(line).is_some_and(|k| self.keys.contains(&k))
     }
 }

@@ -16,15 +16,17 @@
 use bytes::Bytes;
 use tracing::Level;
 
+use super::guard::Judged;
 use super::position::{ENABLE_CHESS960, Outcome};
-use super::record::{DiagnosticRecord, Event, PositionRecord, Verdict};
+use super::record::{Event, PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::config::OnInvalid;
-use crate::uci::{map_canonical_offset, parse_setoption, splice};
+use crate::fen::{Code, Diagnostic, Severity};
+use crate::uci::{SetOption, map_canonical_offset, parse_setoption, splice};
 
 /// The errors a rejection names: under `repair`, those without a safe repair (all when every
 /// error has one, e.g. a repair that failed); otherwise all.
-fn reject_reasons(diags: &[DiagnosticRecord], mode: OnInvalid) -> Vec<&DiagnosticRecord> {
+fn reject_reasons(diags: &[Diagnostic], mode: OnInvalid) -> Vec<&Diagnostic> {
     let errors = diags.iter().filter(|d| d.is_error());
     let unfixable: Vec<_> = errors.clone().filter(|d| d.fix.is_none()).collect();
     if mode == OnInvalid::Repair && !unfixable.is_empty() {
@@ -40,9 +42,9 @@ pub(super) fn restore_raw(record: &mut PositionRecord, original: &[u8]) {
     let (body, _) = super::position::split_terminator(original);
     record.raw = super::position::lossy(body);
     for d in &mut record.diagnostics {
-        if let Some([start, end]) = &mut d.span {
-            *start = map_canonical_offset(original, *start);
-            *end = map_canonical_offset(original, *end).max(*start);
+        if let Some(span) = &mut d.span {
+            span.start = map_canonical_offset(original, span.start);
+            span.end = map_canonical_offset(original, span.end).max(span.start);
         }
     }
 }
@@ -126,7 +128,7 @@ impl Session {
     fn report_position(&self, out: &mut Vec<Action>, outcome: &Outcome) {
         let record = &outcome.record;
         let diags = &record.diagnostics;
-        let (label, level, shown): (&str, Level, Vec<&DiagnosticRecord>) = match record.verdict {
+        let (label, level, shown): (&str, Level, Vec<&Diagnostic>) = match record.verdict {
             Verdict::Valid | Verdict::Unchecked => ("", Level::INFO, Vec::new()),
             Verdict::Repaired => (
                 "repaired position",
@@ -153,20 +155,38 @@ impl Session {
         for d in diags.iter().filter(|d| !d.is_error()) {
             let text = format!("{}: {}: {}", d.severity, d.code, d.message);
             out.push(Action::Log(Level::DEBUG, format!("position {text}")));
-            if d.severity == "warning" && record.verdict != Verdict::Rejected {
+            if d.severity == Severity::Warning && record.verdict != Verdict::Rejected {
                 self.report(out, text);
             }
         }
     }
 
-    /// A GUI `setoption`: fenguard's own options are applied and not forwarded; a
-    /// `UCI_Chess960` value is noted and forwarded; anything else is forwarded.
+    /// A GUI `setoption` (canonical), read once: judged by the guard ([`super::guard`]), then
+    /// fenguard's own options are applied and not forwarded; a `UCI_Chess960` value is noted
+    /// and forwarded; anything else is forwarded.
     pub(super) fn on_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) {
         let Some(opt) = parse_setoption(&line) else {
-            self.forward_to_engine(out, line);
+            self.unreadable_setoption(out, &line);
             return;
         };
-        match self.settings.apply(&opt) {
+        match self.judge_setoption(out, &line, &opt) {
+            Judged::Refused => {}
+            Judged::Unchanged => {
+                self.timers.slow_pending = true;
+                self.apply_setoption(out, &line, &opt);
+            }
+            Judged::Edited(edited) => {
+                self.timers.slow_pending = true;
+                if let Some(opt) = parse_setoption(&edited) {
+                    self.apply_setoption(out, &edited, &opt);
+                }
+            }
+        }
+    }
+
+    /// A judged `setoption` (`line`, read as `opt`): applied, noted and forwarded.
+    fn apply_setoption(&mut self, out: &mut Vec<Action>, line: &Bytes, opt: &SetOption<'_>) {
+        match self.settings.apply(opt) {
             Ok(Some(done)) => {
                 out.push(Action::Log(Level::INFO, done));
                 return;
@@ -178,7 +198,7 @@ impl Session {
             }
             Ok(None) => {}
         }
-        if let Some(rules) = super::variant::selected_by(&opt, &self.rules) {
+        if let Some(rules) = super::variant::selected_by(opt, &self.rules) {
             self.select_rules(out, rules);
         }
         let mut sent = line.clone();
@@ -190,7 +210,7 @@ impl Session {
                     // the engine gets the value fenguard acts on, in the UCI spec's spelling.
                     let word: &[u8] = if value { b"true" } else { b"false" };
                     if line[span.clone()] != *word {
-                        sent = Bytes::from(splice(&line, &[(span, word.to_vec())]).into_owned());
+                        sent = Bytes::from(splice(line, &[(span, word.to_vec())]).into_owned());
                     }
                 }
                 _ => out.push(Action::Log(
@@ -230,13 +250,9 @@ impl Session {
             self.c960.engine_on(),
             self.rules.record_name(),
         );
-        record.diagnostics.push(DiagnosticRecord {
-            code: "line-too-long",
-            severity: "error",
-            message,
-            span: None,
-            fix: None,
-        });
+        record
+            .diagnostics
+            .push(Diagnostic::error(Code::LineTooLong, None, message));
         self.log_position(&mut out, record);
         out
     }

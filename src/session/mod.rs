@@ -1,62 +1,87 @@
-//! The sans-I/O proxy state machine: a GUI line or an engine line in, [`Action`]s out.
+//! The sans-I/O proxy state machine: an [`Input`] and the time in, [`Action`]s out.
 //!
 //! ```
+//! use std::time::Instant;
+//!
 //! use bytes::Bytes;
-//! use fenguard::session::{Action, Session};
+//! use fenguard::session::{Action, Input, Session};
 //!
 //! let mut session = Session::new(false);
-//! let actions = session.on_gui_line(Bytes::from_static(b"isready\r\n"));
+//! let actions = session.handle(Input::GuiLine(Bytes::from_static(b"isready\r\n")), Instant::now());
 //! assert_eq!(actions, vec![Action::ToEngine(Bytes::from_static(b"isready\n"))]);
 //! ```
 //!
-//! The tokio shell ([`crate::proxy`]) reads a line, hands it to the session and carries out the
-//! actions in order; the session never does I/O and never sees the clock. A line is the exact
-//! bytes read, terminator included (`\n`, `\r\n`, or none for a last line without one), so a
-//! line that is passed through (not a UCI command) is relayed byte for byte.
+//! The tokio shell ([`crate::proxy`], [`crate::serve`]) reads a line, hands it to
+//! [`Session::handle`] with the time it was read and carries out the actions in order; the
+//! session never does I/O and never reads the clock. It asks for a [`Input::Tick`] by
+//! [`Session::next_deadline`]. A line is the exact bytes read, terminator included (`\n`,
+//! `\r\n`, or none for a last line without one), so a line that is passed through (not a UCI
+//! command) is relayed byte for byte.
 //!
-//! Every GUI line goes through [`Session::on_gui_line_at`]'s `match` on its command
-//! ([`crate::uci::UciCommand`]) and every engine line through [`Session::on_engine_line_at`]'s.
-//! A UCI command is judged and forwarded in canonical form (single spaces, `\n`: SPEC section
-//! 12, so the engine reads exactly what was judged); any other GUI line is relayed byte for
-//! byte, or refused under `[guard] commands = "uci"` (`commands.rs`). Intercepted (SPEC sections 6-8):
-//! GUI `position` ([`position`]: checked, forwarded canonical, repaired or rejected), `go`,
-//! `stop`, `ponderhit` (`search.rs`), `setoption` (fenguard's own options in [`options`],
-//! `UCI_Chess960` in [`chess960`]), `uci`; engine `option` (is `UCI_Chess960` offered?),
-//! `uciok` (fenguard's options announced just before it), `bestmove` (checked, castling
-//! rewritten) and `info` (castling rewritten only while the two notations differ; otherwise
-//! relayed untouched after reading its first token). Every other line is relayed byte for byte,
-//! except an engine line cut short by the end of its output (`engine_end.rs`: logged only).
-//! The session never reads the clock: the shell passes the time a line was read.
+//! # States and inputs
+//!
+//! The session is named by two types:
+//! - [`Phase`] (`phase.rs`), where the engine is: `Running` (lines pass), `Waiting` (gone, a new
+//!   one is due after the backoff), `Handshake` (new engine sent `uci`), `Barrier` (replay sent,
+//!   its `isready` lines unanswered: the suspects they test are the state's data). The GUI's
+//!   `quit` / end of input is a flag on top (`quitting`).
+//! - [`Input`], the alphabet: `GuiLine`, `GuiPiece` (of an over-long line), `GuiEof`,
+//!   `EngineStarted`, `EngineLine`, `EnginePiece`, `EngineBacklog`, `EngineInputStalled`,
+//!   `EngineExited`, `DeferDeadlines` and `Tick`.
+//!
+//! Beside the phase, the session keeps one timer table (`timers.rs`: the `uciok`, `readyok`
+//! and `bestmove` deadlines and the marks they are judged by), one inbox of GUI lines that
+//! cannot be handled yet (`inbox.rs`: waiting for the engine's `uciok`, or held while it
+//! restarts), one queue of the replies the GUI is owed (`owed.rs`), and what a restart
+//! restores (`restart.rs`).
+//!
+//! # One line, one reading
+//!
+//! Every GUI line is read once into its command ([`crate::uci::UciCommand`], `gui_input.rs`)
+//! and every engine line once into an [`crate::uci::EngineLine`] (`engine_input.rs`); the guard, the
+//! interception, the handshake and the inbox all take the typed line. A UCI command is judged
+//! and forwarded in canonical form (single spaces, `\n`: SPEC section 12, so the engine reads
+//! exactly what was judged); any other GUI line is relayed byte for byte, or refused under
+//! `[guard] commands = "uci"` (`commands.rs`). Intercepted (SPEC sections 6-8): GUI
+//! `position` ([`position`]: checked, forwarded canonical, repaired or rejected), `go`,
+//! `stop`, `ponderhit` (`search.rs`), `setoption` (the guard, fenguard's own options in
+//! [`options`], `UCI_Chess960` in [`chess960`]: `intercept.rs`), `uci`; engine `option` (is
+//! `UCI_Chess960` offered?), `uciok` (fenguard's options announced just before it),
+//! `bestmove` (checked, castling rewritten) and `info` (castling rewritten only while the two
+//! notations differ; otherwise relayed untouched after reading its first token). Every other
+//! line is relayed byte for byte, except an engine line cut short by the end of its output
+//! (`engine_end.rs`: logged only).
 //!
 //! Order (`owed.rs`): every reply the GUI asked for (`uciok`, `readyok`, `bestmove`) is an entry
 //! of one queue, and fenguard's own replies and notices wait there behind what the engine
-//! still owes. Lines that depend on the engine's options wait for its `uciok` (`pending.rs`).
-//! The rules in force (`variant.rs`) are asked through one [`game::Game`] (chess, an 8x8
-//! variant, a 10x8 board; `game_moves.rs` for move lists); a variant fenguard has no rules for
-//! makes the session transparent.
+//! still owes. The rules in force (`variant.rs`) are asked through one [`game::Game`] (chess,
+//! an 8x8 variant, a 10x8 board; `game_moves.rs` for move lists); a variant fenguard has no
+//! rules for makes the session transparent.
 
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use tracing::Level;
 
-use crate::uci::{UciCommand, canonical_line, holds_nul};
-
 pub mod chess960;
 mod commands;
+mod compat;
 mod engine_end;
+mod engine_input;
 pub mod game;
 pub mod game_moves;
 pub mod guard;
+mod gui_input;
 mod gui_stream;
 mod handshake;
 mod hang;
+mod inbox;
 mod intercept;
 mod option_blame;
 pub mod options;
 mod overlong;
 mod owed;
-mod pending;
+pub mod phase;
 pub mod position;
 pub mod position_memo;
 mod record;
@@ -66,6 +91,7 @@ mod search;
 mod search_blame;
 #[cfg(test)]
 mod tests;
+mod timers;
 pub mod variant;
 
 pub use chess960::Chess960State;
@@ -73,9 +99,8 @@ pub use commands::Commands;
 pub use guard::Guard;
 pub use hang::OUTPUT_GRACE;
 pub use options::Settings;
-pub use record::{
-    DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
-};
+pub use phase::Phase;
+pub use record::{Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict};
 pub use restart::RestartPolicy;
 pub use variant::Rules;
 
@@ -121,11 +146,10 @@ pub enum Action {
     Transcript(Direction, Bytes),
     /// Write a message to fenguard's own log at this level.
     Log(Level, String),
-    /// The engine hung: kill it (its exit is then reported through
-    /// [`Session::on_engine_exit_at`]).
+    /// The engine hung: kill it (its exit is then reported as [`Input::EngineExited`]).
     KillEngine,
-    /// The engine is gone: start it again after `after`, then call
-    /// [`Session::on_engine_start_at`]; keep the GUI's pipes open meanwhile.
+    /// The engine is gone: start it again after `after`, then report
+    /// [`Input::EngineStarted`]; keep the GUI's pipes open meanwhile.
     RestartEngine {
         /// The backoff before the new start.
         after: Duration,
@@ -148,11 +172,72 @@ pub struct EngineExit {
 /// Exit status of fenguard when the engine exits on its own (SPEC: non-zero).
 pub const EXIT_ENGINE_DIED: u8 = 1;
 
+/// Everything the shell tells the session: the session's alphabet. Each comes with the time
+/// it happened ([`Session::handle`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A line from the GUI, terminator included.
+    GuiLine(Bytes),
+    /// A piece of a GUI line longer than the line cap (`first`: its first piece; the line
+    /// ends with the piece that ends in `\n`): see `overlong.rs`.
+    GuiPiece {
+        /// The bytes.
+        chunk: Bytes,
+        /// The line's first piece.
+        first: bool,
+    },
+    /// The GUI's input ended: the end of input is forwarded and the quit grace starts.
+    GuiEof,
+    /// The engine process was started as `command args` with process id `pid`; after an
+    /// exit this starts the replay (`uci` first).
+    EngineStarted {
+        /// The resolved program.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Its process id.
+        pid: Option<u32>,
+    },
+    /// A line from the engine, terminator included. A line without terminator is the end of
+    /// the engine's output cut inside a line (the shell's codec yields one only at end of
+    /// input): logged, never relayed nor interpreted (`engine_end.rs`).
+    EngineLine(Bytes),
+    /// A piece of an engine line longer than the line cap: relayed unchanged.
+    EnginePiece {
+        /// The bytes.
+        chunk: Bytes,
+        /// The line's first piece.
+        first: bool,
+    },
+    /// A read of the engine's output found a backlog (many bytes at once): the engine is
+    /// producing output faster than it is taken, and may be blocked writing it.
+    EngineBacklog,
+    /// The engine has not read its input for this long (a write to its stdin is blocked): it
+    /// is hung like one that misses a deadline, and gets killed. (While it does not read, the
+    /// GUI's `isready` and `quit` never reach the session, so the deadlines cannot catch it.)
+    EngineInputStalled(Duration),
+    /// The engine process ended: reported to the GUI, then [`Action::RestartEngine`] or
+    /// [`Action::Finish`].
+    EngineExited(EngineExit),
+    /// The shell could not read the engine's output until `until` (the GUI was not reading
+    /// fenguard's): passed deadlines move there.
+    DeferDeadlines {
+        /// The new earliest deadline.
+        until: Instant,
+    },
+    /// The time passed: a missed deadline ([`Session::next_deadline`]) makes the engine hung
+    /// ([`Action::KillEngine`]). Calling it early is harmless.
+    Tick,
+}
+
 /// The proxy's state for one engine process.
 #[derive(Debug)]
 pub struct Session {
     transcript: bool,
     seq: u64,
+    /// Where the engine is ([`Phase`]).
+    phase: Phase,
+    /// The GUI quit or closed its input: the engine is on its way out.
     quitting: bool,
     settings: Settings,
     c960: Chess960State,
@@ -169,18 +254,25 @@ pub struct Session {
     /// the searches (the engine's, answered by its `bestmove`, and fenguard's own `bestmove
     /// 0000`) and fenguard's own lines about a command, each released in its turn.
     owed: owed::Owed,
-    /// GUI lines waiting for the engine's `uciok` (`pending.rs`).
-    pending: std::collections::VecDeque<restart::Held>,
-    /// The GUI's input ended while lines waited for `uciok`: it is forwarded after them.
-    eof_pending: bool,
+    /// GUI input that waits: for the engine's `uciok`, or for a restarting engine
+    /// (`inbox.rs`).
+    inbox: inbox::Inbox,
+    /// The deadlines and clocks (`timers.rs`).
+    timers: timers::Timers,
     /// The game rules in force (`variant.rs`).
     rules: variant::Rules,
     /// The `variant-not-checked` note was recorded for the current unchecked variant.
     variant_noted: bool,
     /// Whole lines to the GUI: own lines wait while an engine line is half relayed.
     gui_stream: gui_stream::GuiStream,
-    /// What a restart needs, and where the engine is in its life.
+    /// What a restart restores, and how many there were (`restart.rs`).
     restart: restart::Restart,
+    /// The GUI sent `uci` and has not had its `uciok`.
+    gui_awaits_uciok: bool,
+    /// The handshake lines the GUI has seen since its `uci` (`handshake.rs`).
+    shown: handshake::Shown,
+    /// The engine got the start of an over-long GUI line but not its end yet.
+    gui_piece_open: bool,
     /// The rest of an over-long GUI line is dropped: a rejected `position`, or a line whose
     /// start went to an engine that has exited since.
     dropping_gui_line: bool,
@@ -203,9 +295,11 @@ impl Session {
 
     /// A new session with `settings` (`[positions]` and `log.positions` of the configuration).
     pub fn with_settings(transcript: bool, settings: Settings) -> Session {
+        let policy = RestartPolicy::default();
         Session {
             transcript,
             seq: 0,
+            phase: Phase::Running,
             quitting: false,
             settings,
             c960: Chess960State::default(),
@@ -214,18 +308,55 @@ impl Session {
             position_memo: position_memo::PositionMemo::default(),
             rejected: false,
             owed: owed::Owed::default(),
-            pending: std::collections::VecDeque::new(),
-            eof_pending: false,
+            inbox: inbox::Inbox::default(),
+            timers: timers::Timers::new(&policy),
             rules: variant::Rules::Chess,
             variant_noted: false,
             gui_stream: gui_stream::GuiStream::default(),
-            restart: restart::Restart::new(RestartPolicy::default()),
+            restart: restart::Restart::new(policy),
+            gui_awaits_uciok: false,
+            shown: handshake::Shown::default(),
+            gui_piece_open: false,
             dropping_gui_line: false,
             guard: None,
             commands: Commands::Any,
             spins: commands::SpinOptions::default(),
             gui_crlf: false,
         }
+    }
+
+    /// The one entry point: `input` happened at `now`; gives what the shell must do, in order.
+    pub fn handle(&mut self, input: Input, now: Instant) -> Vec<Action> {
+        match input {
+            Input::GuiLine(line) => {
+                let command = gui_input::command_of(&line);
+                self.gui_line(line, command, now)
+            }
+            Input::GuiPiece { chunk, first } => self.gui_piece(chunk, first, now),
+            Input::GuiEof => self.gui_eof(),
+            Input::EngineStarted { command, args, pid } => {
+                self.engine_started(command, args, pid, now)
+            }
+            Input::EngineLine(line) => self.engine_line(line, now),
+            Input::EnginePiece { chunk, first } => self.engine_piece(chunk, first),
+            Input::EngineBacklog => {
+                self.timers.last_backlog = Some(now);
+                self.timers.overdue_since = None;
+                Vec::new()
+            }
+            Input::EngineInputStalled(stalled) => self.input_stalled(stalled),
+            Input::EngineExited(exit) => self.engine_exited(exit, now),
+            Input::DeferDeadlines { until } => {
+                self.defer(until);
+                Vec::new()
+            }
+            Input::Tick => self.tick(now),
+        }
+    }
+
+    /// Where the engine is.
+    pub fn phase(&self) -> &Phase {
+        &self.phase
     }
 
     /// The current settings (changed by `setoption name fenguard ...`).
@@ -241,207 +372,6 @@ impl Session {
     /// The current Chess960 state.
     pub fn chess960(&self) -> Chess960State {
         self.c960
-    }
-
-    /// The engine process was started as `command args` with process id `pid` (no deadlines
-    /// without a time: see [`Session::on_engine_start_at`]).
-    pub fn on_engine_start(
-        &mut self,
-        command: String,
-        args: Vec<String>,
-        pid: Option<u32>,
-    ) -> Vec<Action> {
-        self.on_engine_start_at(command, args, pid, None)
-    }
-
-    /// A line from the GUI, terminator included, without a timestamp (`search` records then
-    /// have `elapsed_ms: null`).
-    pub fn on_gui_line(&mut self, line: Bytes) -> Vec<Action> {
-        self.gui_line(line, None)
-    }
-
-    /// A line from the GUI, terminator included, read at `now`.
-    pub fn on_gui_line_at(&mut self, line: Bytes, now: Instant) -> Vec<Action> {
-        self.gui_line(line, Some(now))
-    }
-
-    fn gui_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
-        if self.restart.phase != restart::Phase::Running {
-            return self.hold_gui_line(line, now);
-        }
-        if self.waits_for_uciok(&line) {
-            self.pending.push_back(restart::Held::Line(line, now));
-            return Vec::new();
-        }
-        let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
-        let at = self.owed.entries.len();
-        self.transcribe(&mut out, Direction::FromGui, &line);
-        let word = first_token(&line);
-        self.restart.suspects.on_gui_line(word);
-        let command = UciCommand::from_word(word);
-        self.gui_crlf = line.ends_with(b"\r\n");
-        // What the engine reads is what fenguard judges: a UCI command is judged and sent in
-        // its canonical form (SPEC section 12); the GUI's own line is kept for the position
-        // log when it differs (`original`).
-        let (line, original) = match command.and_then(|c| canonical_line(&line, c)) {
-            Some(canonical) => (Bytes::from(canonical), Some(line)),
-            None => (line, None),
-        };
-        match command {
-            // Arguments with a NUL: C and C++ engines would read different commands.
-            Some(c) if c.takes_arguments() && c != UciCommand::Position && holds_nul(&line) => {
-                self.not_sent(&mut out, &line, command, "a NUL byte in it");
-            }
-            Some(UciCommand::Quit) => {
-                self.drop_pending();
-                self.forward_to_engine(&mut out, line);
-                if !self.quitting {
-                    self.quitting = true;
-                    out.push(Action::StartQuitGrace);
-                }
-            }
-            Some(UciCommand::Position) => self.on_position(&mut out, line, original.as_deref()),
-            Some(UciCommand::Go) => self.on_go(&mut out, line, now),
-            Some(UciCommand::Stop | UciCommand::PonderHit) => self.on_stop(&mut out, line, now),
-            Some(UciCommand::SetOption) => {
-                if let Some(line) = self.guard_setoption(&mut out, line) {
-                    self.restart.slow_pending = true;
-                    self.on_setoption(&mut out, line);
-                }
-            }
-            Some(UciCommand::IsReady) => {
-                self.restart.on_isready(now);
-                self.owed
-                    .entries
-                    .push_back(owed::Entry::Readyok { own: false });
-                self.forward_to_engine(&mut out, line);
-            }
-            Some(UciCommand::Uci) => {
-                self.c960.on_uci();
-                self.restart.on_uci(now);
-                self.owed.entries.push_back(owed::Entry::Uciok);
-                self.forward_to_engine(&mut out, line);
-            }
-            Some(UciCommand::UciNewGame) => {
-                self.restart.note_ucinewgame();
-                self.restart.slow_pending = true;
-                self.forward_to_engine(&mut out, line);
-            }
-            Some(UciCommand::Debug | UciCommand::Register) => {
-                self.forward_to_engine(&mut out, line)
-            }
-            None => self.on_other_command(&mut out, line),
-        }
-        self.queue_own_writes(&mut out, at);
-        self.release(&mut out, now);
-        self.gui_stream.hold_own_writes(&mut out);
-        out
-    }
-
-    /// The GUI's input ended: forward the end of input and start the quit grace.
-    pub fn on_gui_eof(&mut self) -> Vec<Action> {
-        if self.restart.phase == restart::Phase::Waiting {
-            return self.quit_while_restarting(Vec::new(), Bytes::new());
-        }
-        if !self.pending.is_empty() {
-            self.eof_pending = true;
-            return vec![Action::Log(
-                Level::INFO,
-                "GUI closed its output: its lines waiting for the engine's uciok go first"
-                    .to_owned(),
-            )];
-        }
-        let mut out = vec![
-            Action::Log(
-                Level::INFO,
-                "GUI closed its output: closing the engine's input".to_owned(),
-            ),
-            Action::CloseEngineInput,
-        ];
-        if !self.quitting {
-            self.quitting = true;
-            out.push(Action::StartQuitGrace);
-        }
-        out
-    }
-
-    /// A line from the engine, terminator included, without a timestamp. A line without
-    /// terminator is the end of the engine's output cut inside a line (the shell's codec
-    /// yields one only at end of input): logged, never relayed nor interpreted (see
-    /// `engine_end.rs`).
-    pub fn on_engine_line(&mut self, line: Bytes) -> Vec<Action> {
-        self.engine_line(line, None)
-    }
-
-    /// A line from the engine, terminator included, read at `now`.
-    pub fn on_engine_line_at(&mut self, line: Bytes, now: Instant) -> Vec<Action> {
-        self.restart.last_output = Some(now);
-        if matches!(first_token(&line), b"readyok" | b"uciok" | b"bestmove") {
-            self.restart.overdue_since = None;
-        }
-        self.engine_line(line, Some(now))
-    }
-
-    fn engine_line(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
-        if line.last() != Some(&b'\n') {
-            return self.engine_fragment(&line);
-        }
-        if self.restart.phase != restart::Phase::Running {
-            return self.replay_engine_line(line, now);
-        }
-        self.engine_line_running(line, now)
-    }
-
-    fn engine_line_running(&mut self, line: Bytes, now: Option<Instant>) -> Vec<Action> {
-        let mut out = Vec::with_capacity(1 + 2 * usize::from(self.transcript));
-        self.transcribe(&mut out, Direction::FromEngine, &line);
-        if self.restart.gui_awaits_uciok {
-            self.restart.shown.note(&line);
-        }
-        let word = first_token(&line);
-        let uciok = word == b"uciok";
-        match word {
-            b"info" if self.c960.notations_differ() => self.on_info(&mut out, line),
-            b"bestmove" => {
-                self.restart.search_suspects.on_bestmove();
-                self.on_bestmove(&mut out, line, now);
-            }
-            b"option" => {
-                self.spins.note(&line);
-                let line = self.guard_option(line);
-                self.c960.on_engine_option(&line);
-                self.forward_to_gui(&mut out, line);
-            }
-            b"readyok" => {
-                self.restart.on_readyok(now);
-                self.restart.suspects.on_readyok();
-                self.forward_to_gui(&mut out, line);
-                self.owed.answered(owed::Answer::Readyok);
-            }
-            b"uciok" => {
-                self.restart.on_uciok(now);
-                for option in self.settings.announce() {
-                    self.forward_to_gui(&mut out, Bytes::from(option));
-                }
-                self.forward_to_gui(&mut out, line);
-                self.owed.answered(owed::Answer::Uciok);
-                // The GUI sent `uci` more than once: it waits for the next one.
-                self.restart.gui_awaits_uciok = self.uciok_owed();
-            }
-            _ => self.forward_to_gui(&mut out, line),
-        }
-        self.release(&mut out, now);
-        self.gui_stream.after_engine_writes(&mut out);
-        if uciok {
-            self.release_pending(&mut out);
-        }
-        out
-    }
-
-    /// The engine process ended (no time known: every restart counts against the limit); see
-    /// [`Session::on_engine_exit_at`].
-    pub fn on_engine_exit(&mut self, exit: EngineExit) -> Vec<Action> {
-        self.on_engine_exit_at(exit, None)
     }
 
     fn forward_to_engine(&self, out: &mut Vec<Action>, line: Bytes) {

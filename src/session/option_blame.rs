@@ -24,10 +24,11 @@ use std::time::Instant;
 use bytes::Bytes;
 use tracing::Level;
 
+use super::phase::Barrier;
 use super::position::split_terminator;
-use super::restart::Phase;
-use super::{Action, Session};
-use crate::uci::parse_setoption;
+use super::timers::Timer;
+use super::{Action, Phase, Session};
+use crate::uci::{UciCommand, parse_setoption};
 
 /// The GUI `setoption` lines the engine may have died of.
 #[derive(Debug, Default)]
@@ -50,13 +51,13 @@ impl Suspects {
         }
     }
 
-    /// A GUI line whose first word is `word` (the engine is running): any command but
-    /// `setoption`, `isready` and `ucinewgame` clears the suspects. (`ucinewgame` between the
-    /// options and their `isready` is common: python-chess's `configure` then `play`.)
-    pub(super) fn on_gui_line(&mut self, word: &[u8]) {
-        match word {
-            b"isready" => self.isready_sent += 1,
-            b"setoption" | b"ucinewgame" => {}
+    /// A GUI line holding `command` (the engine is running): any line but `setoption`,
+    /// `isready` and `ucinewgame` clears the suspects. (`ucinewgame` between the options and
+    /// their `isready` is common: python-chess's `configure` then `play`.)
+    pub(super) fn on_gui_command(&mut self, command: Option<UciCommand>) {
+        match command {
+            Some(UciCommand::IsReady) => self.isready_sent += 1,
+            Some(UciCommand::SetOption | UciCommand::UciNewGame) => {}
             _ => self.list.clear(),
         }
     }
@@ -106,16 +107,15 @@ const MAX_SUSPECTS: usize = 64;
 
 impl Session {
     /// The lines of the replay's options part: each option as last set, each suspect followed
-    /// by its own `isready` (noted in the barrier queue).
-    pub(super) fn replay_options(&mut self) -> Vec<Bytes> {
+    /// by its own `isready` (noted in `barrier`).
+    pub(super) fn replay_options(&mut self, barrier: &mut Barrier) -> Vec<Bytes> {
         let r = &mut self.restart;
-        r.barrier.clear();
         let mut lines = Vec::with_capacity(r.options.len() + r.suspects.len());
         for (key, line) in &r.options {
             lines.push(line.clone());
             if r.suspects.contains(key) {
                 lines.push(Bytes::from_static(b"isready\n"));
-                r.barrier.push_back(Some(key.clone()));
+                barrier.tests.push_back(Some(key.clone()));
             }
         }
         lines
@@ -123,28 +123,30 @@ impl Session {
 
     /// A `readyok` during the replay: `true` when it answers the final `isready` (the replay
     /// is over), `false` when it clears a suspect.
-    pub(super) fn barrier_readyok(&mut self, now: Option<Instant>) -> bool {
-        let r = &mut self.restart;
-        let Some(Some(key)) = r.barrier.pop_front() else {
+    pub(super) fn barrier_readyok(&mut self, now: Instant) -> bool {
+        let Phase::Barrier(barrier) = &mut self.phase else {
             return true;
         };
-        r.suspects.remove(&key);
-        r.ping_deadline = now.map(|now| now + r.answer_timeout());
+        let Some(Some(key)) = barrier.tests.pop_front() else {
+            return true;
+        };
+        self.restart.suspects.remove(&key);
+        let timeout = self.timers.answer_timeout();
+        self.timers.set(Timer::Readyok, now + timeout);
         false
     }
 
     /// The engine failed: when it died before answering the `isready` that follows a replayed
     /// suspect, that `setoption` is dropped from the replay.
     pub(super) fn blame_option(&mut self, out: &mut Vec<Action>) {
-        let r = &mut self.restart;
-        let tested = match r.barrier.front() {
-            Some(Some(key)) if r.phase == Phase::Barrier => key.clone(),
-            _ => {
-                r.barrier.clear();
-                return;
-            }
+        let tests = match &mut self.phase {
+            Phase::Barrier(barrier) => std::mem::take(&mut barrier.tests),
+            _ => return,
         };
-        r.barrier.clear();
+        let Some(Some(tested)) = tests.into_iter().next() else {
+            return;
+        };
+        let r = &mut self.restart;
         r.suspects.remove(&tested);
         let Some((text, name)) = r.forget_option(&tested) else {
             return;

@@ -7,31 +7,31 @@
 //! "uci"`. Engine lines are relayed unchanged. A GUI piece waits like a line (for a restart, or
 //! for the engine's `uciok` while lines before it wait).
 
+use std::time::Instant;
+
 use bytes::Bytes;
 use tracing::Level;
 
-use super::{Action, Commands, Direction, Session, restart};
+use super::inbox::Held;
+use super::{Action, Commands, Direction, Session};
 use crate::uci::{UciCommand, overlong_command};
 
 impl Session {
-    /// A piece of a GUI line longer than the line cap; `first` marks its first piece. Such a
-    /// line is relayed unchanged, piece by piece, and never interpreted, except a `position`
-    /// line: it is rejected (`line-too-long`) and dropped.
-    pub fn on_gui_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
+    /// A piece of a GUI line longer than the line cap, read at `now`; `first` marks its first
+    /// piece. Such a line is relayed unchanged, piece by piece, and never interpreted, except
+    /// a UCI command: it is not sent (a `position` is rejected, `line-too-long`).
+    pub(super) fn gui_piece(&mut self, chunk: Bytes, first: bool, now: Instant) -> Vec<Action> {
         if !first && self.dropping_gui_line {
             self.dropping_gui_line = !chunk.ends_with(b"\n");
             return Vec::new();
         }
-        if self.restart.phase != restart::Phase::Running {
-            return self.hold_gui_piece(chunk, first);
-        }
-        if !self.pending.is_empty() {
-            self.pending.push_back(restart::Held::Piece(chunk, first));
+        if !self.phase.is_running() || !self.inbox.is_empty() {
+            self.inbox.push(Held::Piece(chunk, first));
             return Vec::new();
         }
         // Its rest is dropped if the engine goes away before the line's end (see
-        // `on_engine_exit_at`): the new engine would read it as a line of its own.
-        self.restart.gui_piece_open = !chunk.ends_with(b"\n");
+        // `restart.rs`): the new engine would read it as a line of its own.
+        self.gui_piece_open = !chunk.ends_with(b"\n");
         if first {
             // A UCI command, or what may still become one (whitespace only so far, a word cut
             // at the piece's end): fenguard cannot judge it, so it is not sent.
@@ -51,9 +51,9 @@ impl Session {
                     }
                 }
                 self.dropping_gui_line = !chunk.ends_with(b"\n");
-                self.restart.gui_piece_open = false;
+                self.gui_piece_open = false;
                 self.queue_own_writes(&mut out, at);
-                self.release(&mut out, None);
+                self.release(&mut out, now);
                 self.gui_stream.hold_own_writes(&mut out);
                 return out;
             }
@@ -61,15 +61,8 @@ impl Session {
         self.overlong(Direction::FromGui, chunk, first)
     }
 
-    /// A piece of an engine line longer than the line cap: relayed unchanged.
-    pub fn on_engine_overlong(&mut self, chunk: Bytes, first: bool) -> Vec<Action> {
-        let mut out = self.overlong(Direction::FromEngine, chunk, first);
-        self.gui_stream.after_engine_writes(&mut out);
-        out
-    }
-
     /// Relays a piece of an over-long line read `from` one side to the other, uninterpreted.
-    fn overlong(&self, from: Direction, chunk: Bytes, first: bool) -> Vec<Action> {
+    pub(super) fn overlong(&self, from: Direction, chunk: Bytes, first: bool) -> Vec<Action> {
         let mut out = Vec::new();
         let side = if from == Direction::FromGui {
             "GUI"

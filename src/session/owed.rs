@@ -135,7 +135,7 @@ impl Session {
 
     /// Writes fenguard's own replies that are due: every entry up to the first one the engine
     /// still owes (a held `go infinite` fenguard answers is passed over and stays).
-    pub(super) fn release(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+    pub(super) fn release(&mut self, out: &mut Vec<Action>, now: Instant) {
         let mut i = 0;
         while i < self.owed.entries.len() {
             let entry = &self.owed.entries[i];
@@ -166,7 +166,7 @@ impl Session {
 
     /// A restarted engine's `uciok` was relayed: every other `uciok` the GUI still waits for
     /// (it sent `uci` more than once before the old engine died) is answered by fenguard.
-    pub(super) fn answer_remaining_uciok(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+    pub(super) fn answer_remaining_uciok(&mut self, out: &mut Vec<Action>, now: Instant) {
         for entry in &mut self.owed.entries {
             if matches!(entry, Entry::Uciok) {
                 *entry = Entry::Lines(vec![Action::ToGui(Bytes::from_static(b"uciok\n"))]);
@@ -175,7 +175,8 @@ impl Session {
         self.release(out, now);
     }
 
-    /// The GUI quit: nothing more is answered (its searches are recorded unanswered).
+    /// The GUI quit: nothing more is answered (its searches are recorded unanswered, at `now`
+    /// when known).
     pub(super) fn forget_owed(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
         for entry in std::mem::take(&mut self.owed.entries) {
             if let Entry::Search(search) = entry {

@@ -9,13 +9,11 @@ use super::chess960::Chess960State;
 use super::game::Game;
 use super::game::Written;
 use super::game_moves::{append_written, play_moves};
-use super::record::{DiagnosticRecord, Moves, PositionRecord, Verdict};
+use super::record::{Moves, PositionRecord, Verdict};
 use super::variant::Rules;
 use crate::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid, PositionsConfig};
-use crate::fen::{self, CastlingStyle, Code, EpMode};
-use crate::uci::{
-    CommandError, MoveDiagnostic, Notation, PositionCommand, PositionStart, Token, parse_position,
-};
+use crate::fen::{CastlingStyle, Code, Diagnostic, EpMode};
+use crate::uci::{CommandError, Notation, PositionCommand, PositionStart, Token, parse_position};
 
 /// The command `position` lines are answered with to switch the engine (detect mode).
 pub const ENABLE_CHESS960: &str = "setoption name UCI_Chess960 value true";
@@ -45,8 +43,15 @@ pub fn split_terminator(line: &[u8]) -> (&[u8], &[u8]) {
     line.split_at(body_len)
 }
 
-/// The move tokens as one space-separated string.
-pub(super) fn joined(moves: &[Token<'_>]) -> Moves {
+/// The move tokens (of `line`) as one space-separated string: one copy of `line`'s bytes
+/// when they are single-spaced there already (a canonical line).
+pub(super) fn joined(line: &[u8], moves: &[Token<'_>]) -> Moves {
+    let single_spaced = moves
+        .windows(2)
+        .all(|w| w[1].span.start == w[0].span.end + 1 && line[w[0].span.end] == b' ');
+    if let (Some(first), Some(last), true) = (moves.first(), moves.last(), single_spaced) {
+        return Moves(lossy(&line[first.span.start..last.span.end]));
+    }
     let mut text = String::with_capacity(moves.len() * 5);
     for t in moves {
         if !text.is_empty() {
@@ -67,34 +72,8 @@ pub(super) fn lossy(bytes: &[u8]) -> String {
     }
 }
 
-fn fen_diag(d: &fen::Diagnostic, shift: usize) -> DiagnosticRecord {
-    DiagnosticRecord {
-        code: d.code.as_str(),
-        severity: d.severity.as_str(),
-        message: d.message.clone(),
-        span: d.span.as_ref().map(|s| [s.start + shift, s.end + shift]),
-        fix: d.fix.clone(),
-    }
-}
-
-pub(super) fn move_diag(d: &MoveDiagnostic) -> DiagnosticRecord {
-    DiagnosticRecord {
-        code: d.code.as_str(),
-        severity: d.severity.as_str(),
-        message: d.message.clone(),
-        span: d.span.as_ref().map(|s| [s.start, s.end]),
-        fix: d.fix.clone(),
-    }
-}
-
-fn command_diag(e: &CommandError) -> DiagnosticRecord {
-    DiagnosticRecord {
-        code: CommandError::CODE,
-        severity: "error",
-        message: e.to_string(),
-        span: e.span().map(|s| [s.start, s.end]),
-        fix: None,
-    }
+fn command_diag(e: &CommandError) -> Diagnostic {
+    Diagnostic::error(Code::BadPositionCommand, e.span(), e.to_string())
 }
 
 fn castling_style(config: &PositionsConfig, engine_on: bool) -> CastlingStyle {
@@ -115,7 +94,7 @@ fn ep_mode(config: &PositionsConfig) -> EpMode {
 
 /// The verdict for diagnostics `diags`: `complete` says that a start position exists and
 /// every move was played (possibly after repairs).
-pub(super) fn verdict(diags: &[DiagnosticRecord], complete: bool, mode: OnInvalid) -> Verdict {
+pub(super) fn verdict(diags: &[Diagnostic], complete: bool, mode: OnInvalid) -> Verdict {
     let mut errors = diags.iter().filter(|d| d.is_error()).peekable();
     if errors.peek().is_none() && complete {
         return Verdict::Valid;
@@ -170,7 +149,7 @@ pub(super) fn process_command(
         }
     };
     let record = &mut outcome.record;
-    record.moves_in = joined(&cmd.moves);
+    record.moves_in = joined(cmd.line, &cmd.moves);
     let start = start_position(&cmd, config, c960, rules, record);
     let mut engine_on = c960.engine_on();
     if !engine_on && start.as_ref().is_some_and(Game::needs_chess960) {
@@ -179,13 +158,11 @@ pub(super) fn process_command(
             outcome.enable_chess960 = true;
             engine_on = true;
         } else if wanted {
-            record.diagnostics.push(DiagnosticRecord {
-                code: Code::EngineLacksChess960.as_str(),
-                severity: "error",
-                message: "the position needs Chess960 castling, but the engine does not offer UCI_Chess960".to_owned(),
-                span: None,
-                fix: None,
-            });
+            record.diagnostics.push(Diagnostic::error(
+                Code::EngineLacksChess960,
+                None,
+                "the position needs Chess960 castling, but the engine does not offer UCI_Chess960",
+            ));
         }
     }
     let repair = config.on_invalid == OnInvalid::Repair && config.check_moves;
@@ -207,7 +184,7 @@ pub(super) fn process_command(
         if config.check_moves {
             record
                 .diagnostics
-                .extend(played.diagnostics.iter().map(move_diag));
+                .extend(played.diagnostics.iter().map(|d| d.diagnostic.clone()));
             complete = played.is_complete();
         }
         final_pos = played.is_complete().then_some(played.position);
@@ -221,6 +198,8 @@ pub(super) fn process_command(
         (Verdict::Valid | Verdict::Repaired, Some(start)) => {
             record.chess960 = engine_on;
             let mut sent = Vec::with_capacity(line.len() + 32);
+            // Where the FEN sent is in `sent` (`None`: `startpos`).
+            let mut fen_at = None;
             if cmd.start == PositionStart::Startpos {
                 sent.extend_from_slice(b"position startpos");
                 record.fen_out = Some("startpos".to_owned());
@@ -232,7 +211,7 @@ pub(super) fn process_command(
                     ep_mode(config),
                     &mut sent,
                 );
-                record.fen_out = Some(lossy(&sent[at..]));
+                fen_at = Some(at..sent.len());
             }
             let moves_at = sent.len() + b" moves ".len();
             let (translated, given): (&[Written], &[Token<'_>]) = match &engine_moves {
@@ -250,10 +229,23 @@ pub(super) fn process_command(
                 sent.push(b' ');
                 sent.extend_from_slice(t.text);
             }
-            if sent.len() > moves_at {
-                record.moves_out = Moves(lossy(&sent[moves_at..]));
+            // One reading of `sent` as text for the record's three parts of it (every part
+            // ends before a space fenguard wrote, so the slices are on character boundaries).
+            let (text, utf8) = match std::str::from_utf8(&sent) {
+                Ok(text) => (text.to_owned(), true),
+                Err(_) => (String::from_utf8_lossy(&sent).into_owned(), false),
+            };
+            let part = |range: std::ops::Range<usize>| match utf8 {
+                true => text[range].to_owned(),
+                false => lossy(&sent[range]),
+            };
+            if let Some(range) = fen_at {
+                record.fen_out = Some(part(range));
             }
-            record.sent = Some(lossy(&sent));
+            if sent.len() > moves_at {
+                record.moves_out = Moves(part(moves_at..sent.len()));
+            }
+            record.sent = Some(text);
             sent.extend_from_slice(term);
             outcome.sent = Some(sent);
             if outcome.enable_chess960 {
@@ -309,7 +301,7 @@ fn start_position(
         analysis
             .diagnostics
             .iter()
-            .map(|d| fen_diag(d, range.start)),
+            .map(|d| d.clone().shifted(range.start)),
     );
     analysis.game
 }

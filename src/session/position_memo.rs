@@ -14,9 +14,7 @@
 
 use super::chess960::Chess960State;
 use super::game_moves::{append_written, play_moves};
-use super::position::{
-    Outcome, joined, lossy, move_diag, process_command, split_terminator, verdict,
-};
+use super::position::{Outcome, joined, lossy, process_command, split_terminator, verdict};
 use super::record::{Moves, Verdict};
 use super::variant::Rules;
 use crate::config::{OnInvalid, PositionsConfig};
@@ -151,7 +149,11 @@ impl Memo {
             return false;
         };
         if let Some(played) = played {
-            let diagnostics: Vec<_> = played.diagnostics.iter().map(move_diag).collect();
+            let diagnostics: Vec<_> = played
+                .diagnostics
+                .iter()
+                .map(|d| d.diagnostic.clone())
+                .collect();
             if !diagnostics.is_empty() {
                 let all = [record.diagnostics.as_slice(), &diagnostics].concat();
                 let verdict = verdict(&all, true, config.on_invalid);
@@ -161,7 +163,7 @@ impl Memo {
                 record.verdict = verdict;
                 record.diagnostics = all;
             }
-            extend_moves(&mut record.moves_in, &joined(new).0);
+            extend_moves(&mut record.moves_in, &joined(cmd.line, new).0);
             let mut written = Vec::with_capacity(played.moves.len() * 5);
             for m in &played.moves {
                 if !written.is_empty() {

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use crate::fen::Diagnostic;
+
 /// A record for `positions.jsonl` (SPEC section 8); the writer adds `ts` and `session`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Record {
@@ -66,28 +68,6 @@ pub enum Verdict {
     Unchecked,
 }
 
-/// A diagnostic in a record: the shape of `fenguard check --format json` (SPEC section 4).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DiagnosticRecord {
-    /// Stable kebab-case code (`missing-king`, `illegal-move`, `bad-position-command`, ...).
-    pub code: &'static str,
-    /// `error`, `warning` or `note`.
-    pub severity: &'static str,
-    /// Human message.
-    pub message: String,
-    /// Half-open byte range into `raw` (the GUI's line), or null.
-    pub span: Option<[usize; 2]>,
-    /// What the repair does, when there is one.
-    pub fix: Option<String>,
-}
-
-impl DiagnosticRecord {
-    /// Whether it makes the position invalid.
-    pub fn is_error(&self) -> bool {
-        self.severity == "error"
-    }
-}
-
 /// A list of UCI moves kept as one space-separated string (one allocation for the whole
 /// list, cheap on the relay's hot path); serialized as a JSON array of strings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -125,7 +105,7 @@ pub struct PositionRecord {
     /// `valid`, `repaired`, `rejected`, `forwarded-invalid` or `unchecked`.
     pub verdict: Verdict,
     /// FEN, move and session diagnostics, spans into `raw`.
-    pub diagnostics: Vec<DiagnosticRecord>,
+    pub diagnostics: Vec<Diagnostic>,
     /// The FEN text as given, `startpos`, or null when the command has neither.
     pub fen_in: Option<String>,
     /// The FEN sent to the engine (`startpos` when `position startpos` was sent), or null.
@@ -186,7 +166,7 @@ pub struct SearchRecord {
     /// Milliseconds from `go` to `bestmove`, null when the shell gave no timestamps.
     pub elapsed_ms: Option<u64>,
     /// `illegal-bestmove` diagnostics (spans into the `bestmove` line).
-    pub diagnostics: Vec<DiagnosticRecord>,
+    pub diagnostics: Vec<Diagnostic>,
     /// The `UCI_Variant` in force when it is not `chess` (absent for chess).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,

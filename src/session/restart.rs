@@ -21,6 +21,10 @@
 //! [`Action::Finish`] with a non-zero status.
 //!
 //! A hung engine (`hang.rs`) is killed; the exit that follows is handled as above.
+//!
+//! The restart's states are [`super::Phase`]'s (`Waiting`, `Handshake`, `Barrier`); the GUI
+//! lines that arrive meanwhile wait in the session's one inbox (`inbox.rs`), the deadlines in
+//! its timer table (`timers.rs`).
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -29,7 +33,7 @@ use bytes::Bytes;
 use tracing::Level;
 
 use super::record::{Event, ExitReason};
-use super::{Action, EXIT_ENGINE_DIED, EngineExit, Session};
+use super::{Action, EXIT_ENGINE_DIED, EngineExit, Phase, Session};
 use crate::config::EngineConfig;
 
 /// The restart rules (`engine.restart`, `max_restarts`, `startup_timeout_ms`,
@@ -76,114 +80,47 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 /// The rolling window of the restart limit.
 const WINDOW: Duration = Duration::from_secs(60);
-/// GUI bytes held during a restart before the shell stops reading the GUI.
-const QUEUE_CAP: usize = 1 << 20;
 /// Most `setoption` lines remembered (distinct names).
 const MAX_OPTIONS: usize = 512;
 
-/// Where the engine is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Phase {
-    /// Running and in sync with the GUI: lines pass.
-    Running,
-    /// Gone; the shell starts a new one after the backoff.
-    Waiting,
-    /// New engine: `uci` sent, waiting for `uciok`.
-    Handshake,
-    /// Replay sent, waiting for the `readyok` of fenguard's `isready`.
-    Barrier,
-}
-
-/// A GUI input held during a restart.
-#[derive(Debug)]
-pub(super) enum Held {
-    Line(Bytes, Option<Instant>),
-    Piece(Bytes, bool),
-}
-
-/// The restart state of a session.
+/// What a restart restores, and the restarts so far (the phase is [`super::Phase`], the
+/// deadlines `timers.rs`', the held lines the inbox's).
 #[derive(Debug)]
 pub(super) struct Restart {
     pub(super) policy: RestartPolicy,
-    pub(super) phase: Phase,
     /// `(lower-case option name, line as forwarded)`, in the order last set.
     pub(super) options: Vec<(Vec<u8>, Bytes)>,
     pub(super) ucinewgame: bool,
     /// The last valid or repaired `position` as sent.
     pub(super) position: Option<Bytes>,
+    /// The last `position` sent was invalid (`on_invalid = "forward"`): not replayed.
+    position_invalid: bool,
     /// GUI `setoption` lines the engine may have died of (`option_blame.rs`).
     pub(super) suspects: super::option_blame::Suspects,
     /// GUI `setoption` lines the engine may have died of during a search
     /// (`search_blame.rs`).
     pub(super) search_suspects: super::search_blame::SearchSuspects,
-    /// For each `isready` of the replay, the suspect it tests (`None`: the final one).
-    pub(super) barrier: VecDeque<Option<Vec<u8>>>,
-    /// The last `position` sent was invalid (`on_invalid = "forward"`): not replayed.
-    position_invalid: bool,
-    /// The GUI sent `uci` and has not had its `uciok`.
-    pub(super) gui_awaits_uciok: bool,
-    /// The handshake lines the GUI has seen since its `uci`.
-    pub(super) shown: super::handshake::Shown,
-    pub(super) uci_deadline: Option<Instant>,
-    /// GUI `isready` lines the engine has not answered.
-    pub(super) pings: u32,
-    pub(super) ping_deadline: Option<Instant>,
-    /// When the engine's output was last read (`None`: not yet, or the shell gave no time).
-    pub(super) last_output: Option<Instant>,
-    /// The GUI sent `stop` during a search: the engine's `bestmove` is due by then.
-    pub(super) stop_deadline: Option<Instant>,
-    /// When a read last found a backlog in the engine's output pipe (the shell's
-    /// [`Session::on_engine_backlog_at`]): the engine is blocked writing, so behind, not hung.
-    pub(super) last_backlog: Option<Instant>,
-    /// When a passed deadline was first put off for output that kept arriving without a
-    /// backlog (cleared by `uciok`, `readyok`, `bestmove`, a backlog, an exit or a stalled
-    /// GUI): such put-offs end after one more timeout, so an engine that keeps printing but
-    /// never answers is still caught.
-    pub(super) overdue_since: Option<Instant>,
-    /// A `setoption` or `ucinewgame` went to the engine since its last `readyok`: it may be
-    /// allocating a hash table or loading a network, so `readyok` / `bestmove` get
-    /// `startup_timeout` rather than `ping_timeout`.
-    pub(super) slow_pending: bool,
-    /// The engine got the start of an over-long GUI line but not its end yet.
-    pub(super) gui_piece_open: bool,
     /// fenguard killed the engine because it hung.
     pub(super) hung: bool,
     /// Restarts so far.
     pub(super) count: u32,
-    /// When recent restarts happened (`None`: the shell gave no time).
-    recent: VecDeque<Option<Instant>>,
-    pub(super) held: VecDeque<Held>,
-    pub(super) held_bytes: usize,
+    /// When recent restarts happened.
+    recent: VecDeque<Instant>,
 }
 
 impl Restart {
     pub(super) fn new(policy: RestartPolicy) -> Restart {
         Restart {
             policy,
-            phase: Phase::Running,
             options: Vec::new(),
             ucinewgame: false,
             position: None,
+            position_invalid: false,
             suspects: super::option_blame::Suspects::default(),
             search_suspects: super::search_blame::SearchSuspects::default(),
-            barrier: VecDeque::new(),
-            position_invalid: false,
-            gui_awaits_uciok: false,
-            shown: super::handshake::Shown::default(),
-            uci_deadline: None,
-            pings: 0,
-            ping_deadline: None,
-            last_output: None,
-            stop_deadline: None,
-            last_backlog: None,
-            overdue_since: None,
-            slow_pending: false,
-            gui_piece_open: false,
             hung: false,
             count: 0,
             recent: VecDeque::new(),
-            held: VecDeque::new(),
-            held_bytes: 0,
         }
     }
 
@@ -214,6 +151,8 @@ impl Session {
     /// Sets the restart rules (a session starts with restarts off).
     pub fn with_restart(mut self, policy: RestartPolicy) -> Session {
         self.restart.policy = policy;
+        self.timers.startup_timeout = policy.startup_timeout;
+        self.timers.ping_timeout = policy.ping_timeout;
         self
     }
 
@@ -222,20 +161,14 @@ impl Session {
         self.restart.count
     }
 
-    /// So many GUI lines wait for a restarting engine that the shell should stop reading the
-    /// GUI for now.
-    pub fn gui_paused(&self) -> bool {
-        self.restart.held_bytes >= QUEUE_CAP
-    }
-
     /// The engine process was started as `command args` with process id `pid` at `now`; after
     /// an exit this starts the replay (`uci` first).
-    pub fn on_engine_start_at(
+    pub(super) fn engine_started(
         &mut self,
         command: String,
         args: Vec<String>,
         pid: Option<u32>,
-        now: Option<Instant>,
+        now: Instant,
     ) -> Vec<Action> {
         let mut message = format!("engine started: {command}");
         for arg in &args {
@@ -256,23 +189,23 @@ impl Session {
             }),
         ];
         self.restart.hung = false;
-        if self.restart.phase == Phase::Waiting {
-            self.restart.phase = Phase::Handshake;
+        if self.phase == Phase::Waiting {
+            self.phase = Phase::Handshake;
             self.forward_to_engine(&mut out, Bytes::from_static(b"uci\n"));
-            self.restart.uci_deadline = now.map(|now| now + self.restart.policy.startup_timeout);
+            self.timers.on_uci(now);
         }
         out
     }
 
-    /// The engine process ended, at `now` when the shell knows it: reported to the GUI, then
+    /// The engine process ended at `now`: reported to the GUI, then
     /// [`Action::RestartEngine`] or [`Action::Finish`].
-    pub fn on_engine_exit_at(&mut self, exit: EngineExit, now: Option<Instant>) -> Vec<Action> {
-        if std::mem::take(&mut self.eof_pending) {
+    pub(super) fn engine_exited(&mut self, exit: EngineExit, now: Instant) -> Vec<Action> {
+        if std::mem::take(&mut self.inbox.eof) {
             // The GUI's input ended behind lines waiting for `uciok`: nothing more comes, so
             // the session ends as after the end of input (what the lines ask is answered).
             self.quitting = true;
         }
-        if std::mem::take(&mut self.restart.gui_piece_open) {
+        if std::mem::take(&mut self.gui_piece_open) {
             self.dropping_gui_line = true;
         }
         let reason = if self.restart.hung {
@@ -308,20 +241,14 @@ impl Session {
         });
         out.push(record);
         self.restart.suspects.on_exit();
-        self.restart.uci_deadline = None;
-        self.restart.ping_deadline = None;
-        self.restart.stop_deadline = None;
-        self.restart.last_backlog = None;
-        self.restart.overdue_since = None;
-        self.pending_to_restart();
-        self.restart.pings = 0;
+        self.timers.on_exit();
         if !failed {
             // The engine is gone: what it still owed is answered by fenguard (as an engine
             // that quits mid-search writes its `bestmove`; a GUI that only closed its output
             // still reads), unless fenguard had to kill it after the GUI's `quit`: a bare
             // engine that ignores `quit` answers nothing either.
             if self.quitting && exit.killed {
-                self.forget_owed(&mut out, now);
+                self.forget_owed(&mut out, Some(now));
             } else {
                 self.owed.engine_gone(false);
                 self.release(&mut out, now);
@@ -351,7 +278,7 @@ impl Session {
     }
 
     /// [`Action::RestartEngine`] after the backoff, or giving up.
-    fn schedule_restart(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+    fn schedule_restart(&mut self, out: &mut Vec<Action>, now: Instant) {
         let policy = self.restart.policy;
         if !policy.enabled {
             out.push(Action::Log(
@@ -362,9 +289,7 @@ impl Session {
             return;
         }
         let recent = &mut self.restart.recent;
-        if let Some(now) = now {
-            recent.retain(|t| t.is_none_or(|t| now.saturating_duration_since(t) < WINDOW));
-        }
+        recent.retain(|&t| now.saturating_duration_since(t) < WINDOW);
         if recent.len() >= policy.max_per_minute as usize {
             let text = "engine keeps exiting; giving up";
             out.push(Action::Log(
@@ -379,7 +304,7 @@ impl Session {
         let after = (FIRST_BACKOFF * 2u32.pow(exponent)).min(MAX_BACKOFF);
         recent.push_back(now);
         self.restart.count += 1;
-        self.restart.phase = Phase::Waiting;
+        self.phase = Phase::Waiting;
         if self.restart.position_invalid {
             // The engine must not search a position the GUI did not ask for.
             self.rejected = true;
@@ -398,7 +323,7 @@ impl Session {
 
     /// No new engine: everything owed and every held GUI line is answered as far as a GUI
     /// waits for an answer, in order, then fenguard finishes.
-    fn give_up(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
+    fn give_up(&mut self, out: &mut Vec<Action>, now: Instant) {
         self.owed.engine_gone(false);
         self.release(out, now);
         self.answer_held_lines(out);

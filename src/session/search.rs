@@ -13,11 +13,12 @@ use tracing::Level;
 use super::game::Game;
 use super::game_moves::{check_bestmove, rewrite_engine_line, translate_searchmoves};
 use super::owed::{Answer, Entry};
-use super::position::{lossy, move_diag, split_terminator};
+use super::position::{lossy, split_terminator};
 use super::record::{Event, SearchRecord};
-use super::{Action, Session, first_token};
+use super::timers::Timer;
+use super::{Action, Session};
 use crate::config::OnInvalid;
-use crate::uci::{MoveCode, Severity, parse_go, splice, tokens};
+use crate::uci::{Code, Severity, UciCommand, parse_go, splice, tokens};
 
 /// An open search.
 #[derive(Debug, Clone)]
@@ -102,9 +103,10 @@ impl Session {
     /// or `ponderhit` for `go infinite` / `go ponder`), else forwarded with `searchmoves`
     /// checked and translated. A `go infinite` still held is answered first. `go perft` is
     /// not a search (see [`Session::on_go_perft`]).
-    pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+    pub(super) fn on_go(&mut self, out: &mut Vec<Action>, line: Bytes, now: Instant) {
         let (body, _) = split_terminator(&line);
-        if is_perft(body) {
+        let go = parse_go(body);
+        if go.as_ref().is_some_and(|go| go.perft) {
             self.on_go_perft(out, line);
             return;
         }
@@ -112,7 +114,7 @@ impl Session {
         // `stop` / `ponderhit`, as an engine would (UCI: no `bestmove` before them).
         let mut own = OwnAnswer {
             crlf: self.gui_crlf,
-            held: tokens(body).any(|t| t.text == b"infinite" || t.text == b"ponder"),
+            held: go.as_ref().is_some_and(|go| go.waits_for_stop),
             no_move: false,
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
@@ -125,7 +127,7 @@ impl Session {
         let mut search = Search {
             position_seq: self.position_seq,
             go: lossy(body),
-            started: now,
+            started: Some(now),
             root: self.current.clone(),
             own: None,
             stopped: false,
@@ -142,10 +144,15 @@ impl Session {
             return;
         }
         let mut sent = line.clone();
+        let listed = go.as_ref().and_then(|go| {
+            go.searchmoves_keyword
+                .as_ref()
+                .map(|_| go.searchmoves.len())
+        });
         if let Some(root) = self.current.clone()
-            && tokens(body).any(|t| t.text == b"searchmoves")
+            && let Some(listed) = listed
         {
-            match self.checked_searchmoves(out, &line, &root) {
+            match self.checked_searchmoves(out, &line, &root, listed) {
                 Ok(checked) => sent = checked,
                 Err(EmptyList { asked_empty }) => {
                     own.no_move = asked_empty;
@@ -175,7 +182,7 @@ impl Session {
     }
 
     /// The `go` line with its `searchmoves` checked in `root` and translated into the engine's
-    /// notation (SPEC 6: like the `moves` list). A move that is not legal there is reported
+    /// notation (SPEC 6: like the `moves` list; `listed` moves follow its `searchmoves`). A move that is not legal there is reported
     /// and, unless `on_invalid = "forward"`, removed from the list: an engine told to search an
     /// illegal move answers nonsense or crashes (public case R10). [`EmptyList`] when every
     /// listed move was removed: then no legal move is left to search and fenguard answers the
@@ -187,6 +194,7 @@ impl Session {
         out: &mut Vec<Action>,
         line: &Bytes,
         root: &Game,
+        listed: usize,
     ) -> Result<Bytes, EmptyList> {
         let on_invalid = self.settings.positions.on_invalid;
         let repair = on_invalid == OnInvalid::Repair;
@@ -195,14 +203,14 @@ impl Session {
         for d in &diags {
             let text = format!("searchmoves: {}: {}", d.code, d.message);
             match d.code {
-                MoveCode::NullMove => out.push(Action::Log(Level::INFO, text)),
+                Code::NullMove => out.push(Action::Log(Level::INFO, text)),
                 _ => self.report(out, text),
             }
         }
         let unusable: Vec<(Range<usize>, Vec<u8>)> = diags
             .iter()
             .filter(|d| d.severity == Severity::Error)
-            .filter(|d| !(repair && d.code == MoveCode::MissingPromotion))
+            .filter(|d| !(repair && d.code == Code::MissingPromotion))
             .filter_map(|d| d.span.clone())
             .map(|span| (with_leading_blanks(line, span), Vec::new()))
             .collect();
@@ -212,9 +220,8 @@ impl Session {
                 Cow::Borrowed(_) => line.clone(),
             });
         }
-        let listed = parse_go(line).map_or(0, |go| go.searchmoves.len());
         if unusable.len() >= listed {
-            let asked_empty = diags.iter().all(|d| d.code == MoveCode::NullMove);
+            let asked_empty = diags.iter().all(|d| d.code == Code::NullMove);
             if asked_empty {
                 let text = "searchmoves: an empty list (`0000`); answered with bestmove (none)";
                 out.push(Action::Log(Level::INFO, text.to_owned()));
@@ -231,7 +238,13 @@ impl Session {
 
     /// `stop` / `ponderhit`: ends a held `go` that fenguard answers (the line is not
     /// forwarded), else forwards the line.
-    pub(super) fn on_stop(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+    pub(super) fn on_stop(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: Bytes,
+        command: UciCommand,
+        now: Instant,
+    ) {
         let held = self
             .owed
             .searches_mut()
@@ -241,14 +254,14 @@ impl Session {
             Some(own) => own.held = false,
             None => {
                 // After `stop`, the engine owes its `bestmove` at once: time it like `readyok`.
-                if first_token(&line) == b"stop" {
+                if command == UciCommand::Stop {
                     let mut owed = false;
                     for s in self.owed.searches_mut().filter(|s| s.own.is_none()) {
                         s.stopped = true;
                         owed = true;
                     }
                     if owed {
-                        self.restart.on_stop(now);
+                        self.timers.on_stop(now);
                     }
                 }
                 self.forward_to_engine(out, line);
@@ -262,7 +275,7 @@ impl Session {
         &mut self,
         out: &mut Vec<Action>,
         search: Search,
-        now: Option<Instant>,
+        now: Instant,
     ) {
         let crlf = search.own.as_ref().is_some_and(|o| o.crlf);
         let best = match search.own.as_ref().is_some_and(|o| o.no_move) {
@@ -271,7 +284,14 @@ impl Session {
         };
         let end = if crlf { "\r\n" } else { "\n" };
         self.forward_to_gui(out, Bytes::from(format!("bestmove {best}{end}")));
-        self.record_search(out, search, Some(best.to_owned()), None, now, Vec::new());
+        self.record_search(
+            out,
+            search,
+            Some(best.to_owned()),
+            None,
+            Some(now),
+            Vec::new(),
+        );
     }
 
     /// The position the engine's moves start from: the oldest search the engine owes a
@@ -284,11 +304,11 @@ impl Session {
     }
 
     /// An `info` line while the notations differ: castling moves rewritten.
-    pub(super) fn on_info(&mut self, out: &mut Vec<Action>, line: Bytes) {
+    pub(super) fn on_info(&mut self, out: &mut Vec<Action>, line: &Bytes) {
         let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
         let mut relay = line.clone();
         if let Some(root) = self.root() {
-            let (rewritten, diags) = rewrite_engine_line(&line, root, engine, gui);
+            let (rewritten, diags) = rewrite_engine_line(line, root, engine, gui);
             for d in diags {
                 out.push(Action::Log(Level::DEBUG, d.to_string()));
             }
@@ -301,19 +321,23 @@ impl Session {
 
     /// The engine's `bestmove`: rewritten while the notations differ, checked in the searched
     /// position, relayed, and the search record closed.
-    pub(super) fn on_bestmove(&mut self, out: &mut Vec<Action>, line: Bytes, now: Option<Instant>) {
+    pub(super) fn on_bestmove(&mut self, out: &mut Vec<Action>, line: &Bytes, now: Instant) {
         let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
         let mut relay = line.clone();
         let mut diags = Vec::new();
         if let Some(root) = self.root() {
             if gui != engine {
-                let (rewritten, found) = rewrite_engine_line(&line, root, engine, gui);
-                diags.extend(found.iter().map(move_diag));
+                let (rewritten, found) = rewrite_engine_line(line, root, engine, gui);
+                diags.extend(found.iter().map(|d| d.diagnostic.clone()));
                 if let Cow::Owned(bytes) = rewritten {
                     relay = Bytes::from(bytes);
                 }
             }
-            diags.extend(check_bestmove(&line, root, engine).iter().map(move_diag));
+            diags.extend(
+                check_bestmove(line, root, engine)
+                    .iter()
+                    .map(|d| d.diagnostic.clone()),
+            );
         }
         for d in &diags {
             let level = if d.is_error() {
@@ -334,13 +358,13 @@ impl Session {
         };
         self.forward_to_gui(out, relay);
         if let Some(Entry::Search(search)) = self.owed.answered(Answer::Bestmove) {
-            self.record_search(out, search, best, ponder, now, diags);
+            self.record_search(out, search, best, ponder, Some(now), diags);
         }
-        self.restart.on_bestmove();
+        self.timers.stop(Timer::Bestmove);
         // A later search already stopped (stop, go, stop before the first bestmove): its
         // bestmove is due from now.
         if self.owed.searches().any(|s| s.own.is_none() && s.stopped) {
-            self.restart.on_stop(now);
+            self.timers.on_stop(now);
         }
     }
 
@@ -351,7 +375,7 @@ impl Session {
         bestmove: Option<String>,
         ponder: Option<String>,
         now: Option<Instant>,
-        diagnostics: Vec<super::record::DiagnosticRecord>,
+        diagnostics: Vec<crate::fen::Diagnostic>,
     ) {
         if !self.settings.log_positions {
             return;

@@ -20,8 +20,9 @@
 use bytes::Bytes;
 use tracing::Level;
 
-use super::record::{DiagnosticRecord, PositionRecord, Verdict};
+use super::record::{PositionRecord, Verdict};
 use super::{Action, Session};
+use crate::fen::{Code, Diagnostic, Severity};
 use crate::uci::SetOption;
 use crate::variant::Variant;
 use crate::variant::board10::Variant10;
@@ -134,13 +135,12 @@ impl Session {
         let mut diagnostics = Vec::new();
         if !std::mem::replace(&mut self.variant_noted, true) {
             let name = self.rules.record_name().unwrap_or_default();
-            diagnostics.push(DiagnosticRecord {
-                code: "variant-not-checked",
-                severity: "note",
-                message: format!("variant {name}: fenguard has no rules for it; not checked"),
-                span: None,
-                fix: None,
-            });
+            diagnostics.push(Diagnostic::new(
+                Code::VariantNotChecked,
+                Severity::Note,
+                None,
+                format!("variant {name}: fenguard has no rules for it; not checked"),
+            ));
         }
         // Replayed after a restart like a checked position (the engine must search the GUI's).
         self.restart.note_position(&line, true);

@@ -78,9 +78,6 @@ pub enum CommandError {
 }
 
 impl CommandError {
-    /// Diagnostic code for the session: `bad-position-command` (added to SPEC 7's codes).
-    pub const CODE: &'static str = "bad-position-command";
-
     /// Byte range of the fault in the line, if it has one.
     pub fn span(&self) -> Option<Range<usize>> {
         match self {
@@ -173,13 +170,18 @@ pub const GO_KEYWORDS: &[&[u8]] = &[
     b"perft",
 ];
 
-/// A parsed `go` command: only `searchmoves` matters to fenguard.
+/// A parsed `go` command: what fenguard acts on (`searchmoves`, a search that waits for
+/// `stop`, Stockfish's `perft`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GoCommand<'a> {
     /// The `searchmoves` keyword, when present.
     pub searchmoves_keyword: Option<Token<'a>>,
     /// The move tokens after `searchmoves`, up to the next [`GO_KEYWORDS`] entry or the end.
     pub searchmoves: Vec<Token<'a>>,
+    /// A token after `go` is `infinite` or `ponder`: no `bestmove` before `stop` / `ponderhit`.
+    pub waits_for_stop: bool,
+    /// A token after `go` is `perft` (Stockfish's node count: never a `bestmove`).
+    pub perft: bool,
 }
 
 /// Parses a `go` line; `None` when the first token is not `go`. To rewrite the moves, give
@@ -192,9 +194,13 @@ pub fn parse_go(line: &[u8]) -> Option<GoCommand<'_>> {
     let mut cmd = GoCommand {
         searchmoves_keyword: None,
         searchmoves: Vec::new(),
+        waits_for_stop: false,
+        perft: false,
     };
     let mut in_moves = false;
     for t in toks {
+        cmd.waits_for_stop |= t.text == b"infinite" || t.text == b"ponder";
+        cmd.perft |= t.text == b"perft";
         if GO_KEYWORDS.contains(&t.text) {
             in_moves = t.text == b"searchmoves";
             if in_moves && cmd.searchmoves_keyword.is_none() {

@@ -17,7 +17,69 @@ use std::ops::Range;
 
 pub use rewrite::{LineRewriter, rewrite_engine_line, rewrite_engine_line_full};
 
-use super::{Token, tokens};
+use super::{EngineOption, Token, parse_option, tokens};
+
+/// An engine line read once, by its first token (UCI 2006, "Engine to GUI"): what the session's
+/// handshake, guard and interception all work from. Only an `option` and an `id` line are read
+/// past their first token; every other line costs one token (the relay's hot path: `info`).
+///
+/// ```
+/// use fenguard::uci::engine_line::EngineLine;
+///
+/// assert_eq!(EngineLine::parse(b"info depth 3 pv e2e4\n"), EngineLine::Info);
+/// assert_eq!(EngineLine::parse(b"id name Stockfish 17\n"), EngineLine::Id(b"name"));
+/// let EngineLine::Option(opt) = EngineLine::parse(b"option name Hash type spin default 16\n")
+/// else { panic!() };
+/// assert_eq!((opt.name, opt.kind), (&b"Hash"[..], &b"spin"[..]));
+/// assert_eq!(EngineLine::parse(b"option name\n"), EngineLine::Other); // no name and type
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineLine<'a> {
+    /// `id <field> ...` (`name`, `author`): the field token.
+    Id(&'a [u8]),
+    /// `option name <id> type <t> ...`, read ([`parse_option`]).
+    Option(EngineOption<'a>),
+    /// `uciok`.
+    UciOk,
+    /// `readyok`.
+    ReadyOk,
+    /// `bestmove <move> [ponder <move>]` (moves: [`engine_move_sequences`]).
+    BestMove,
+    /// `info ...` (moves: [`engine_move_sequences`]).
+    Info,
+    /// Anything else: another first token, a blank line, an `id` without a field, an `option`
+    /// without a name or type.
+    Other,
+}
+
+impl<'a> EngineLine<'a> {
+    /// Reads `line` (terminator included or not).
+    pub fn parse(line: &'a [u8]) -> EngineLine<'a> {
+        let mut toks = tokens(line);
+        let Some(first) = toks.next() else {
+            return EngineLine::Other;
+        };
+        match first.text {
+            b"info" => EngineLine::Info,
+            b"bestmove" => EngineLine::BestMove,
+            b"readyok" => EngineLine::ReadyOk,
+            b"uciok" => EngineLine::UciOk,
+            b"option" => parse_option(line).map_or(EngineLine::Other, EngineLine::Option),
+            b"id" => toks
+                .next()
+                .map_or(EngineLine::Other, |t| EngineLine::Id(t.text)),
+            _ => EngineLine::Other,
+        }
+    }
+
+    /// Whether the line answers a GUI command (`uciok`, `readyok`, `bestmove`).
+    pub fn is_answer(&self) -> bool {
+        matches!(
+            self,
+            EngineLine::UciOk | EngineLine::ReadyOk | EngineLine::BestMove
+        )
+    }
+}
 
 /// Which field a move sequence comes from. Every sequence starts in the searched position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

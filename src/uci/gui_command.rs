@@ -132,23 +132,22 @@ pub fn is_canonical(line: &[u8], cmd: UciCommand) -> bool {
     if !cmd.takes_arguments() {
         return body == cmd.word().as_bytes();
     }
-    // One comparison a byte in the common case (a byte above the space).
-    let mut after_space = true; // no leading space
-    for &b in body {
-        if b > b' ' {
-            after_space = false;
-        } else if b == b' ' {
-            if after_space {
-                return false;
-            }
-            after_space = true;
-        } else if is_uci_space(b) {
-            return false;
-        } else {
-            after_space = false;
-        }
+    let (Some(&first), Some(&last)) = (body.first(), body.last()) else {
+        return false;
+    };
+    if first == b' ' || last == b' ' {
+        return false;
     }
-    !after_space
+    // Two passes without early exit, so that they run over many bytes at a time (the relay's
+    // hot path: every `position` and `go`): no UCI space but the space, no two spaces in a row.
+    let other_space = body
+        .iter()
+        .fold(false, |found, &b| found | (is_uci_space(b) & (b != b' ')));
+    let double_space = body
+        .iter()
+        .zip(&body[1..])
+        .fold(false, |found, (&a, &b)| found | ((a == b' ') & (b == b' ')));
+    !(other_space | double_space)
 }
 
 /// The canonical form of a line whose first token is `cmd` (see the module docs), or `None`
@@ -277,6 +276,10 @@ mod tests {
         assert!(is_canonical(b"go depth 5\x00x\n", UciCommand::Go));
         assert!(!is_canonical(b"go depth 5", UciCommand::Go));
         assert!(!is_canonical(b"quit now\n", UciCommand::Quit));
+        assert!(!is_canonical(b"\n", UciCommand::Go));
+        assert!(!is_canonical(b"go\tdepth 5\n", UciCommand::Go));
+        assert!(!is_canonical(b"go depth 5\r\n", UciCommand::Go));
+        assert!(is_canonical(b"go\n", UciCommand::Go));
     }
 
     #[test]

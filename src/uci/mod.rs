@@ -38,8 +38,8 @@ pub use command::{
     CommandError, EngineOption, GoCommand, PositionCommand, PositionStart, SetOption,
     parse_check_value, parse_go, parse_option, parse_position, parse_setoption,
 };
-pub use diag::{MoveCode, MoveDiagnostic, Severity};
-pub use engine_line::{MoveField, MoveSequence, engine_move_sequences, splice};
+pub use diag::{Code, MoveDiagnostic, Severity, move_severity};
+pub use engine_line::{EngineLine, MoveField, MoveSequence, engine_move_sequences, splice};
 pub use gui_command::{
     UciCommand, canonical_line, hidden_command, holds_nul, is_canonical, map_canonical_offset,
     overlong_command,

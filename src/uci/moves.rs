@@ -23,7 +23,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use super::castling::{Notation, ReadError, read_move, write_move};
 use super::command::parse_go;
-use super::diag::{MoveCode, MoveDiagnostic};
+use super::diag::{Code, MoveDiagnostic};
 use super::engine_line::splice;
 pub use super::engine_line::{rewrite_engine_line, rewrite_engine_line_full};
 use super::{Token, tokens};
@@ -40,34 +40,34 @@ fn read_error_diag(
     index: usize,
     tok: &Token<'_>,
     pos: &Chess,
-    code_override: Option<MoveCode>,
+    code_override: Option<Code>,
 ) -> MoveDiagnostic {
     let text = String::from_utf8_lossy(tok.text);
     let fen = fen_of(pos);
     let (code, message, fix) = match err {
         ReadError::Syntax => (
-            MoveCode::BadMoveSyntax,
+            Code::BadMoveSyntax,
             format!(
                 "{what} {index} `{text}` is not a UCI move (expected long algebraic like `e2e4` or `e7e8q`); position before it: {fen}"
             ),
             None,
         ),
         ReadError::Null => (
-            MoveCode::NullMove,
+            Code::NullMove,
             format!(
                 "{what} {index} `0000` is a null move, which engines do not accept here; position before it: {fen}"
             ),
             None,
         ),
         ReadError::Illegal => (
-            MoveCode::IllegalMove,
+            Code::IllegalMove,
             format!("{what} {index} `{text}` is illegal in {fen}"),
             None,
         ),
         ReadError::MissingPromotion(mv) => {
             let fix = UciMove::from_chess960(mv).to_string();
             (
-                MoveCode::MissingPromotion,
+                Code::MissingPromotion,
                 format!(
                     "{what} {index} `{text}` moves a pawn to the last rank without naming a piece in {fen}; repair: `{fix}`"
                 ),
@@ -86,7 +86,7 @@ fn ambiguous_diag(what: &str, index: usize, tok: &Token<'_>, why: &str) -> MoveD
     let text = String::from_utf8_lossy(tok.text);
     let message = format!("{what} {index} `{text}` {why}");
     MoveDiagnostic::new(
-        MoveCode::AmbiguousCastlingMove,
+        Code::AmbiguousCastlingMove,
         index,
         tok.text,
         Some(tok.span.clone()),
@@ -307,7 +307,7 @@ pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDi
     let Some(best) = toks.next() else {
         return diags;
     };
-    let code = Some(MoveCode::IllegalBestmove);
+    let code = Some(Code::IllegalBestmove);
     if best.text == b"(none)" || best.text == b"0000" {
         if !root.legal_moves().is_empty() {
             let message = format!(
@@ -316,7 +316,7 @@ pub fn check_bestmove(line: &[u8], root: &Chess, engine: Notation) -> Vec<MoveDi
                 fen_of(root)
             );
             diags.push(MoveDiagnostic::new(
-                MoveCode::IllegalBestmove,
+                Code::IllegalBestmove,
                 1,
                 best.text,
                 Some(best.span),

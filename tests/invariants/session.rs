@@ -532,7 +532,8 @@ impl Driver {
             assert_eq!(nulls - relayed_null, released, "{gui:?}");
         }
         if word == b"uciok" {
-            self.awaiting_uciok = false;
+            // A GUI that sent `uci` more than once waits for the next `uciok` too.
+            self.awaiting_uciok = self.owed.contains(&Owed::Uciok);
             self.check_released_inputs(released_inputs);
         } else {
             assert!(

@@ -10,8 +10,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::{FENGUARD, Gui, test_dir};
+use fenguard::fen::{Code, Diagnostic, Severity};
 use fenguard::poslog::{Compactor, RotatingFile, Rotation, write_record};
-use fenguard::session::{DiagnosticRecord, Event, Moves, PositionRecord, Record, Verdict};
+use fenguard::session::{Event, Moves, PositionRecord, Record, Verdict};
 use serde_json::Value;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
@@ -219,11 +220,11 @@ fn record(seq: u64, moves: &str, rejected: bool) -> Record {
                 Verdict::Valid
             },
             diagnostics: if rejected {
-                vec![DiagnosticRecord {
-                    code: "illegal-move",
-                    severity: "error",
+                vec![Diagnostic {
+                    code: Code::IllegalMove,
+                    severity: Severity::Error,
                     message: "move 3 `e2e5` is illegal".into(),
-                    span: Some([34, 38]),
+                    span: Some(34..38),
                     fix: None,
                 }]
             } else {

@@ -2,11 +2,10 @@
 //! expander, equals byte for byte what the full-record writer (`poslog::render`, the writer
 //! before compaction) writes; a record's size does not grow with the game.
 
+use fenguard::fen::{Code, Diagnostic, Severity};
 use fenguard::logview::Expander;
 use fenguard::poslog::{Compactor, render};
-use fenguard::session::{
-    DiagnosticRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
-};
+use fenguard::session::{Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict};
 use proptest::prelude::*;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, EnPassantMode, Position, fen::Fen};
@@ -40,11 +39,11 @@ fn position(seq: u64, moves: &[String], fen: &str, spaces: &str, rejected: bool)
     };
     let sent = format!("position startpos moves {list}");
     let diagnostics = if rejected {
-        vec![DiagnosticRecord {
-            code: "illegal-move",
-            severity: "error",
+        vec![Diagnostic {
+            code: Code::IllegalMove,
+            severity: Severity::Error,
             message: format!("move {} is illegal", moves.len()),
-            span: Some([raw.len().saturating_sub(4), raw.len()]),
+            span: Some(raw.len().saturating_sub(4)..raw.len()),
             fix: None,
         }]
     } else {

@@ -139,9 +139,9 @@ proptest! {
         let mut driver = Driver::new(settings_from(a, 0), false);
         driver.step(Input::Gui(&line));
         let record = position_record(&driver.actions);
-        let spans: Vec<_> = record.diagnostics.iter().filter_map(|d| d.span).collect();
+        let spans: Vec<_> = record.diagnostics.iter().filter_map(|d| d.span.as_ref()).collect();
         prop_assert!(
-            spans.iter().any(|s| s[0] <= at && at < s[1]),
+            spans.iter().any(|s| s.start <= at && at < s.end),
             "no diagnostic at byte {} of {:?}: {:?}", at, String::from_utf8_lossy(&line),
             record.diagnostics
         );

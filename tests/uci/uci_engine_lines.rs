@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use fenguard::uci::engine_line::may_hold_castle;
 use fenguard::uci::{
-    MoveCode, MoveField, Notation, check_bestmove, engine_move_sequences, rewrite_engine_line,
+    Code, MoveField, Notation, check_bestmove, engine_move_sequences, rewrite_engine_line,
 };
 use proptest::prelude::*;
 use shakmaty::fen::Fen;
@@ -186,7 +186,7 @@ fn r07_engine_castle_kept_as_king_takes_rook_and_flagged() {
     assert!(matches!(out, Cow::Borrowed(_)));
     assert_eq!(&out[..], b"bestmove f1h1");
     assert_eq!(diags.len(), 1);
-    assert_eq!(diags[0].code, MoveCode::AmbiguousCastlingMove);
+    assert_eq!(diags[0].code, Code::AmbiguousCastlingMove);
 }
 
 #[test]
@@ -239,7 +239,7 @@ fn illegal_ponder_is_checked_after_bestmove() {
         Notation::Standard,
     );
     assert_eq!(d.len(), 1);
-    assert_eq!(d[0].code, MoveCode::IllegalBestmove);
+    assert_eq!(d[0].code, Code::IllegalBestmove);
     assert_eq!(d[0].index, 2);
     assert_eq!(d[0].span, Some(21..25));
 }
@@ -256,7 +256,7 @@ fn bestmove_none_is_fine_only_without_legal_moves() {
     let mated = pos("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1");
     assert!(check_bestmove(b"bestmove (none)", &mated, Notation::Standard).is_empty());
     let d = check_bestmove(b"bestmove 0000", &Chess::default(), Notation::Standard);
-    assert_eq!(d[0].code, MoveCode::IllegalBestmove);
+    assert_eq!(d[0].code, Code::IllegalBestmove);
 }
 
 proptest! {

@@ -1,7 +1,7 @@
 //! Playing `position ... moves` lists and `go searchmoves`: validation, translation, diagnostics.
 
 use fenguard::uci::{
-    MoveCode, MovesOutcome, Notation, Severity, parse_position, play_moves, tokens,
+    Code, MovesOutcome, Notation, Severity, parse_position, play_moves, tokens,
     translate_searchmoves,
 };
 use shakmaty::fen::Fen;
@@ -138,7 +138,7 @@ fn illegal_searchmove_is_reported_and_left_as_sent() {
     );
     assert_eq!(&line[..], b"go searchmoves e2e5 e2e4");
     assert_eq!(diags.len(), 1);
-    assert_eq!(diags[0].code, MoveCode::IllegalMove);
+    assert_eq!(diags[0].code, Code::IllegalMove);
     assert_eq!(diags[0].index, 1);
     assert_eq!(diags[0].span, Some(15..19));
 }
@@ -237,7 +237,7 @@ fn missing_promotion_repaired_with_queen() {
     assert!(out.is_complete());
     assert_eq!(joined(&out.moves), "a7a8q e8e7");
     assert_eq!(out.diagnostics.len(), 1);
-    assert_eq!(out.diagnostics[0].code, MoveCode::MissingPromotion);
+    assert_eq!(out.diagnostics[0].code, Code::MissingPromotion);
     assert_eq!(fen(&out.position), "Q7/4k3/8/8/8/8/8/4K3 w - - 1 2");
 }
 

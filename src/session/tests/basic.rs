@@ -1,6 +1,7 @@
 //! Session basics: relaying, quitting, engine exit, records, transcript.
 
 use super::super::*;
+use std::time::Instant;
 
 fn b(s: &'static [u8]) -> Bytes {
     Bytes::from_static(s)
@@ -10,7 +11,10 @@ fn b(s: &'static [u8]) -> Bytes {
 fn gui_line_that_is_not_a_uci_command_is_forwarded_byte_for_byte() {
     let mut s = Session::new(false);
     let line = b(b"\tflip  now \t\r\n");
-    assert_eq!(s.on_gui_line(line.clone()), vec![Action::ToEngine(line)]);
+    assert_eq!(
+        s.handle(Input::GuiLine(line.clone()), Instant::now()),
+        vec![Action::ToEngine(line)]
+    );
 }
 
 #[test]
@@ -18,7 +22,7 @@ fn uci_command_is_forwarded_in_canonical_form() {
     let mut s = Session::new(false);
     let line = b(b"\x0bsetoption\x0cname Hash\t value  16 \t\r\n");
     assert_eq!(
-        s.on_gui_line(line),
+        s.handle(Input::GuiLine(line), Instant::now()),
         vec![Action::ToEngine(b(b"setoption name Hash value 16\n"))]
     );
 }
@@ -27,14 +31,17 @@ fn uci_command_is_forwarded_in_canonical_form() {
 fn non_utf8_engine_line_is_relayed_unchanged() {
     let mut s = Session::new(false);
     let line = b(b"info string \xff\xfe caf\xe9\n");
-    assert_eq!(s.on_engine_line(line.clone()), vec![Action::ToGui(line)]);
+    assert_eq!(
+        s.handle(Input::EngineLine(line.clone()), Instant::now()),
+        vec![Action::ToGui(line)]
+    );
 }
 
 #[test]
 fn quit_is_forwarded_then_starts_grace() {
     let mut s = Session::new(false);
     assert_eq!(
-        s.on_gui_line(b(b"quit\n")),
+        s.handle(Input::GuiLine(b(b"quit\n")), Instant::now()),
         vec![Action::ToEngine(b(b"quit\n")), Action::StartQuitGrace]
     );
 }
@@ -42,9 +49,9 @@ fn quit_is_forwarded_then_starts_grace() {
 #[test]
 fn second_quit_does_not_restart_grace() {
     let mut s = Session::new(false);
-    s.on_gui_line(b(b"quit\n"));
+    s.handle(Input::GuiLine(b(b"quit\n")), Instant::now());
     assert_eq!(
-        s.on_gui_line(b(b"  quit\r\n")),
+        s.handle(Input::GuiLine(b(b"  quit\r\n")), Instant::now()),
         vec![Action::ToEngine(b(b"quit\n"))]
     );
 }
@@ -53,7 +60,7 @@ fn second_quit_does_not_restart_grace() {
 fn quit_prefix_word_is_not_quit() {
     let mut s = Session::new(false);
     assert_eq!(
-        s.on_gui_line(b(b"quitx\n")),
+        s.handle(Input::GuiLine(b(b"quitx\n")), Instant::now()),
         vec![Action::ToEngine(b(b"quitx\n"))]
     );
 }
@@ -61,7 +68,7 @@ fn quit_prefix_word_is_not_quit() {
 #[test]
 fn gui_eof_closes_engine_input_and_starts_grace() {
     let mut s = Session::new(false);
-    let actions = s.on_gui_eof();
+    let actions = s.handle(Input::GuiEof, Instant::now());
     assert_eq!(
         &actions[1..],
         &[Action::CloseEngineInput, Action::StartQuitGrace]
@@ -73,7 +80,7 @@ fn transcript_tags_both_directions() {
     let mut s = Session::new(true);
     let line = b(b"uci\n");
     assert_eq!(
-        s.on_gui_line(line.clone()),
+        s.handle(Input::GuiLine(line.clone()), Instant::now()),
         vec![
             Action::Transcript(Direction::FromGui, line.clone()),
             Action::Transcript(Direction::ToEngine, line.clone()),
@@ -85,11 +92,23 @@ fn transcript_tags_both_directions() {
 #[test]
 fn overlong_first_chunk_is_logged_and_relayed() {
     let mut s = Session::new(false);
-    let actions = s.on_engine_overlong(b(b"xxxx"), true);
+    let actions = s.handle(
+        Input::EnginePiece {
+            chunk: b(b"xxxx"),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert!(matches!(actions[0], Action::Log(Level::WARN, _)));
     assert_eq!(actions[1], Action::ToGui(b(b"xxxx")));
     assert_eq!(
-        s.on_engine_overlong(b(b"yy\n"), false),
+        s.handle(
+            Input::EnginePiece {
+                chunk: b(b"yy\n"),
+                first: false
+            },
+            Instant::now()
+        ),
         vec![Action::ToGui(b(b"yy\n"))]
     );
 }
@@ -97,10 +116,13 @@ fn overlong_first_chunk_is_logged_and_relayed() {
 #[test]
 fn unexpected_engine_exit_finishes_with_non_zero_status() {
     let mut s = Session::new(false);
-    let actions = s.on_engine_exit(EngineExit {
-        code: Some(3),
-        ..EngineExit::default()
-    });
+    let actions = s.handle(
+        Input::EngineExited(EngineExit {
+            code: Some(3),
+            ..EngineExit::default()
+        }),
+        Instant::now(),
+    );
     assert_eq!(actions.last(), Some(&Action::Finish(EXIT_ENGINE_DIED)));
     assert_eq!(
         actions[1],
@@ -118,23 +140,29 @@ fn unexpected_engine_exit_finishes_with_non_zero_status() {
 #[test]
 fn engine_exit_after_quit_finishes_with_zero() {
     let mut s = Session::new(false);
-    s.on_gui_line(b(b"quit\n"));
-    let actions = s.on_engine_exit(EngineExit {
-        code: Some(0),
-        ..EngineExit::default()
-    });
+    s.handle(Input::GuiLine(b(b"quit\n")), Instant::now());
+    let actions = s.handle(
+        Input::EngineExited(EngineExit {
+            code: Some(0),
+            ..EngineExit::default()
+        }),
+        Instant::now(),
+    );
     assert_eq!(actions.last(), Some(&Action::Finish(0)));
 }
 
 #[test]
 fn killed_engine_is_recorded_as_killed() {
     let mut s = Session::new(false);
-    s.on_gui_eof();
-    let actions = s.on_engine_exit(EngineExit {
-        signal: Some(9),
-        killed: true,
-        ..EngineExit::default()
-    });
+    s.handle(Input::GuiEof, Instant::now());
+    let actions = s.handle(
+        Input::EngineExited(EngineExit {
+            signal: Some(9),
+            killed: true,
+            ..EngineExit::default()
+        }),
+        Instant::now(),
+    );
     assert!(matches!(
         &actions[1],
         Action::Record(Record {
@@ -150,8 +178,15 @@ fn killed_engine_is_recorded_as_killed() {
 #[test]
 fn records_are_numbered_in_order() {
     let mut s = Session::new(false);
-    let start = s.on_engine_start("/e".into(), vec![], Some(7));
-    let exit = s.on_engine_exit(EngineExit::default());
+    let start = s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: Some(7),
+        },
+        Instant::now(),
+    );
+    let exit = s.handle(Input::EngineExited(EngineExit::default()), Instant::now());
     assert!(matches!(&start[1], Action::Record(Record { seq: 1, .. })));
     assert!(matches!(&exit[1], Action::Record(Record { seq: 2, .. })));
 }
@@ -182,7 +217,14 @@ fn first_token_skips_leading_whitespace() {
 #[test]
 fn engine_start_is_logged_with_command_args_and_pid() {
     let mut s = Session::new(false);
-    let actions = s.on_engine_start("/e".into(), vec!["-a".into(), "b".into()], Some(7));
+    let actions = s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec!["-a".into(), "b".into()],
+            pid: Some(7),
+        },
+        Instant::now(),
+    );
     assert_eq!(
         actions[0],
         Action::Log(Level::INFO, "engine started: /e -a b (pid 7)".to_owned())

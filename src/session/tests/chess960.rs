@@ -2,7 +2,9 @@
 
 use super::*;
 use crate::config::Chess960Mode;
+use crate::session::Input;
 use crate::session::Verdict;
+use std::time::Instant;
 
 const FRC: &str = "4k3/8/8/8/8/8/8/RK6 w Q - 0 1";
 /// White castles short in the Italian game, in the GUI's standard notation ...
@@ -133,7 +135,10 @@ fn gui_in_chess960_gets_engine_lines_untouched() {
         "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
     );
     let line = Bytes::from_static(b"info depth 3 pv e1h1 f8c5\n");
-    assert_eq!(s.on_engine_line(line.clone()), vec![Action::ToGui(line)]);
+    assert_eq!(
+        s.handle(Input::EngineLine(line.clone()), Instant::now()),
+        vec![Action::ToGui(line)]
+    );
 }
 
 #[test]

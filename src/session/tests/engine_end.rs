@@ -3,6 +3,7 @@
 //! fenguard at its exit.
 
 use bytes::Bytes;
+use std::time::Instant;
 use tracing::Level;
 
 use super::super::*;
@@ -36,14 +37,20 @@ fn logs(actions: &[Action]) -> Vec<(Level, String)> {
 #[test]
 fn unterminated_bestmove_fragment_is_not_relayed() {
     let mut s = searching();
-    let fragment = s.on_engine_line(Bytes::from_static(b"bestmove e2"));
+    let fragment = s.handle(
+        Input::EngineLine(Bytes::from_static(b"bestmove e2")),
+        Instant::now(),
+    );
     assert!(to_gui(&fragment).is_empty(), "{fragment:?}");
 }
 
 #[test]
 fn unterminated_bestmove_fragment_is_logged_as_a_warning() {
     let mut s = searching();
-    let fragment = s.on_engine_line(Bytes::from_static(b"bestmove e2"));
+    let fragment = s.handle(
+        Input::EngineLine(Bytes::from_static(b"bestmove e2")),
+        Instant::now(),
+    );
     assert_eq!(
         logs(&fragment),
         [(
@@ -56,8 +63,11 @@ fn unterminated_bestmove_fragment_is_logged_as_a_warning() {
 #[test]
 fn search_lost_in_an_unterminated_bestmove_is_answered_bestmove_0000_at_exit() {
     let mut s = searching();
-    s.on_engine_line(Bytes::from_static(b"bestmove e2"));
-    let exit = s.on_engine_exit(killed());
+    s.handle(
+        Input::EngineLine(Bytes::from_static(b"bestmove e2")),
+        Instant::now(),
+    );
+    let exit = s.handle(Input::EngineExited(killed()), Instant::now());
     assert_eq!(
         to_gui(&exit),
         [
@@ -73,8 +83,14 @@ fn search_lost_in_an_unterminated_bestmove_is_answered_bestmove_0000_at_exit() {
 #[test]
 fn complete_looking_unterminated_bestmove_is_not_the_engines_answer() {
     let mut s = searching();
-    assert!(to_gui(&s.on_engine_line(Bytes::from_static(b"bestmove e2e4"))).is_empty());
-    let exit = s.on_engine_exit(killed());
+    assert!(
+        to_gui(&s.handle(
+            Input::EngineLine(Bytes::from_static(b"bestmove e2e4")),
+            Instant::now()
+        ))
+        .is_empty()
+    );
+    let exit = s.handle(Input::EngineExited(killed()), Instant::now());
     assert_eq!(
         to_gui(&exit).last().map(String::as_str),
         Some("bestmove 0000\n")
@@ -86,9 +102,12 @@ fn unterminated_info_fragment_is_dropped() {
     let mut s = Session::new(false);
     gui(&mut s, "position startpos");
     gui(&mut s, "go infinite");
-    let fragment = s.on_engine_line(Bytes::from_static(b"info depth 12 score cp 3"));
+    let fragment = s.handle(
+        Input::EngineLine(Bytes::from_static(b"info depth 12 score cp 3")),
+        Instant::now(),
+    );
     assert!(to_gui(&fragment).is_empty(), "{fragment:?}");
-    let exit = s.on_engine_exit(killed());
+    let exit = s.handle(Input::EngineExited(killed()), Instant::now());
     assert_eq!(
         to_gui(&exit),
         [
@@ -102,8 +121,14 @@ fn unterminated_info_fragment_is_dropped() {
 fn unterminated_readyok_leaves_isready_to_be_answered_once_at_exit() {
     let mut s = Session::new(false);
     gui(&mut s, "isready");
-    assert!(to_gui(&s.on_engine_line(Bytes::from_static(b"readyok"))).is_empty());
-    let exit = s.on_engine_exit(killed());
+    assert!(
+        to_gui(&s.handle(
+            Input::EngineLine(Bytes::from_static(b"readyok")),
+            Instant::now()
+        ))
+        .is_empty()
+    );
+    let exit = s.handle(Input::EngineExited(killed()), Instant::now());
     assert_eq!(
         to_gui(&exit),
         [
@@ -116,7 +141,10 @@ fn unterminated_readyok_leaves_isready_to_be_answered_once_at_exit() {
 #[test]
 fn own_answers_after_an_unterminated_fragment_go_out_at_once() {
     let mut s = Session::new(false);
-    s.on_engine_line(Bytes::from_static(b"info string half"));
+    s.handle(
+        Input::EngineLine(Bytes::from_static(b"info string half")),
+        Instant::now(),
+    );
     gui(&mut s, "position fen 8/8/8/8/8/8/8/8 w - - 0 1");
     assert_eq!(to_gui(&gui(&mut s, "go depth 1")), ["bestmove 0000\n"]);
 }
@@ -126,7 +154,7 @@ fn long_fragment_is_logged_shortened() {
     let mut s = Session::new(false);
     let mut line = b"info string ".to_vec();
     line.extend(std::iter::repeat_n(b'x', 1000));
-    let out = s.on_engine_line(Bytes::from(line));
+    let out = s.handle(Input::EngineLine(Bytes::from(line)), Instant::now());
     let (_, text) = &logs(&out)[0];
     assert!(text.len() < 300, "{text}");
     assert!(text.ends_with("…` (not relayed)"), "{text}");

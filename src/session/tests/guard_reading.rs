@@ -3,7 +3,9 @@
 //! commands are refused under `[guard] commands = "uci"`, spin values must be decimal.
 
 use super::*;
+use crate::session::Input;
 use crate::session::{Commands, Guard};
+use std::time::Instant;
 
 /// The bytes C's `isspace` accepts in the C locale.
 const C_SPACES: [u8; 6] = [b' ', b'\t', b'\n', 0x0b, 0x0c, b'\r'];
@@ -52,7 +54,7 @@ fn spellings(words: &[&str]) -> Vec<Vec<u8>> {
 }
 
 fn send(s: &mut Session, line: Vec<u8>) -> Vec<Action> {
-    s.on_gui_line(Bytes::from(line))
+    s.handle(Input::GuiLine(Bytes::from(line)), Instant::now())
 }
 
 #[test]
@@ -133,7 +135,7 @@ fn commands_without_arguments_go_out_as_the_bare_word() {
         (b"ucinewgame\x0c\n", "ucinewgame\n"),
         (b"stop now\n", "stop\n"),
     ] {
-        let out = s.on_gui_line(Bytes::copy_from_slice(line));
+        let out = s.handle(Input::GuiLine(Bytes::copy_from_slice(line)), Instant::now());
         assert_eq!(to_engine(&out), vec![sent], "{line:?}");
     }
 }
@@ -142,14 +144,14 @@ fn commands_without_arguments_go_out_as_the_bare_word() {
 fn the_record_keeps_the_gui_line_with_spans_into_it() {
     let mut s = Session::new(false);
     let line = b"\x0bposition\tfen  4k3/8/8/8/8/8/8/4KK2 w - - 0 1\r\n";
-    let out = s.on_gui_line(Bytes::from_static(line));
+    let out = s.handle(Input::GuiLine(Bytes::from_static(line)), Instant::now());
     let record = position_record(&out);
     assert_eq!(
         record.raw,
         "\u{b}position\tfen  4k3/8/8/8/8/8/8/4KK2 w - - 0 1"
     );
-    let span = record.diagnostics[0].span.expect("a span");
-    let text = &record.raw.as_bytes()[span[0]..span[1]];
+    let span = record.diagnostics[0].span.clone().expect("a span");
+    let text = &record.raw.as_bytes()[span];
     assert!(
         std::str::from_utf8(text).unwrap().contains('K'),
         "{record:?}"
@@ -167,7 +169,7 @@ fn non_uci_commands_are_refused_under_uci_commands() {
         b"Position startpos\n",
     ] {
         let mut s = Session::new(false).with_commands(Commands::Uci);
-        let out = s.on_gui_line(Bytes::copy_from_slice(line));
+        let out = s.handle(Input::GuiLine(Bytes::copy_from_slice(line)), Instant::now());
         assert!(to_engine(&out).is_empty(), "{line:?}: {out:?}");
         let told = to_gui(&out);
         assert_eq!(told.len(), 1, "{told:?}");
@@ -181,19 +183,28 @@ fn non_uci_commands_are_refused_under_uci_commands() {
 #[test]
 fn a_guarded_session_refuses_non_uci_commands_and_goes_on() {
     let mut s = guarded();
-    let out = s.on_gui_line(Bytes::from_static(b"export_net /tmp/x\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b"export_net /tmp/x\n")),
+        Instant::now(),
+    );
     assert_eq!(
         to_gui(&out),
         vec!["info string fenguard: command not allowed: export_net\n"]
     );
-    let out = s.on_gui_line(Bytes::from_static(b"isready\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b"isready\n")),
+        Instant::now(),
+    );
     assert_eq!(to_engine(&out), vec!["isready\n"]);
 }
 
 #[test]
 fn blank_lines_are_dropped_under_uci_commands() {
     let mut s = Session::new(false).with_commands(Commands::Uci);
-    let out = s.on_gui_line(Bytes::from_static(b" \x0b\r\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b" \x0b\r\n")),
+        Instant::now(),
+    );
     assert!(
         to_engine(&out).is_empty() && to_gui(&out).is_empty(),
         "{out:?}"
@@ -203,7 +214,10 @@ fn blank_lines_are_dropped_under_uci_commands() {
 #[test]
 fn the_stdio_proxy_relays_engine_commands_byte_for_byte() {
     let mut s = Session::new(false);
-    let out = s.on_gui_line(Bytes::from_static(b"bench 16 1 1\r\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b"bench 16 1 1\r\n")),
+        Instant::now(),
+    );
     assert_eq!(to_engine(&out), vec!["bench 16 1 1\r\n"]);
 }
 
@@ -261,9 +275,21 @@ fn an_overlong_setoption_is_not_sent() {
     let mut s = guarded();
     let mut first = b"setoption name Threads value 1000".to_vec();
     first.resize(1 << 20, b' ');
-    let out = s.on_gui_overlong(Bytes::from(first), true);
+    let out = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from(first),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty(), "{:?}", to_gui(&out));
-    let out = s.on_gui_overlong(Bytes::from_static(b"   \n"), false);
+    let out = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"   \n"),
+            first: false,
+        },
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty(), "{out:?}");
     let out = gui(&mut s, "isready");
     assert_eq!(to_engine(&out), vec!["isready\n"]);
@@ -274,7 +300,13 @@ fn an_overlong_go_is_answered_bestmove_0000() {
     let mut s = Session::new(false);
     let mut first = b"go depth 5 searchmoves".to_vec();
     first.resize(1 << 20, b' ');
-    let out = s.on_gui_overlong(Bytes::from(first), true);
+    let out = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from(first),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty());
     let told = to_gui(&out);
     assert!(told.contains(&"bestmove 0000\n".to_owned()), "{told:?}");
@@ -285,25 +317,43 @@ fn an_overlong_engine_command_is_dropped_under_uci_commands() {
     let mut s = Session::new(false).with_commands(Commands::Uci);
     let mut first = b"bench".to_vec();
     first.resize(1 << 20, b' ');
-    let out = s.on_gui_overlong(Bytes::from(first), true);
+    let out = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from(first),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty());
 }
 
 #[test]
 fn a_command_with_a_nul_in_its_arguments_is_not_sent() {
     let mut s = Session::new(false);
-    let out = s.on_gui_line(Bytes::from_static(b"setoption name Hash value 1\x006\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b"setoption name Hash value 1\x006\n")),
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty(), "{out:?}");
-    let out = s.on_gui_line(Bytes::from_static(b"go depth\x00 5\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b"go depth\x00 5\n")),
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty(), "{out:?}");
     assert!(to_gui(&out).contains(&"bestmove 0000\n".to_owned()));
     // A NUL right after a command word: a C engine would read `isready`, a C++ one
     // `isready\0`: neither gets it, and the GUI gets the `readyok` it waits for.
-    let out = s.on_gui_line(Bytes::from_static(b"isready\x00\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b"isready\x00\n")),
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty(), "{out:?}");
     assert!(to_gui(&out).contains(&"readyok\n".to_owned()), "{out:?}");
     // Elsewhere in a word that is no command, the line is relayed as it is.
-    let out = s.on_gui_line(Bytes::from_static(b"flip\x00x\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b"flip\x00x\n")),
+        Instant::now(),
+    );
     assert_eq!(to_engine(&out), vec!["flip\u{0}x\n"]);
 }
 
@@ -312,11 +362,20 @@ fn an_overlong_position_behind_leading_whitespace_is_not_sent() {
     for pad in [b' ', b'\t', 0x0b] {
         let mut s = Session::new(false);
         let first = vec![pad; 1 << 20];
-        let out = s.on_gui_overlong(Bytes::from(first), true);
+        let out = s.handle(
+            Input::GuiPiece {
+                chunk: Bytes::from(first),
+                first: true,
+            },
+            Instant::now(),
+        );
         assert!(to_engine(&out).is_empty(), "{pad:#04x}: {out:?}");
-        let out = s.on_gui_overlong(
-            Bytes::from_static(b"position fen 8/8/8/8/8/8/8/8 w - - 0 1\n"),
-            false,
+        let out = s.handle(
+            Input::GuiPiece {
+                chunk: Bytes::from_static(b"position fen 8/8/8/8/8/8/8/8 w - - 0 1\n"),
+                first: false,
+            },
+            Instant::now(),
         );
         assert!(to_engine(&out).is_empty(), "{pad:#04x}: {out:?}");
         let out = gui(&mut s, "isready");
@@ -329,15 +388,30 @@ fn an_overlong_line_whose_first_word_is_cut_is_not_sent_when_it_may_be_a_command
     let mut s = Session::new(false);
     let mut first = vec![b' '; (1 << 20) - 7];
     first.extend_from_slice(b"positio");
-    let out = s.on_gui_overlong(Bytes::from(first), true);
+    let out = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from(first),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty(), "{out:?}");
-    let out = s.on_gui_overlong(
-        Bytes::from_static(b"n fen 8/8/8/8/8/8/8/8 w - - 0 1\n"),
-        false,
+    let out = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"n fen 8/8/8/8/8/8/8/8 w - - 0 1\n"),
+            first: false,
+        },
+        Instant::now(),
     );
     assert!(to_engine(&out).is_empty(), "{out:?}");
     // A word no command starts with is relayed as before.
-    let out = s.on_gui_overlong(Bytes::from(vec![b'p'; 1 << 20]), true);
+    let out = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from(vec![b'p'; 1 << 20]),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert_eq!(to_engine(&out).len(), 1);
 }
 
@@ -346,7 +420,13 @@ fn an_overlong_isready_is_answered_readyok() {
     let mut s = Session::new(false);
     let mut first = b"isready".to_vec();
     first.resize(1 << 20, b' ');
-    let out = s.on_gui_overlong(Bytes::from(first), true);
+    let out = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from(first),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty());
     assert!(to_gui(&out).contains(&"readyok\n".to_owned()), "{out:?}");
 }
@@ -355,10 +435,16 @@ fn an_overlong_isready_is_answered_readyok() {
 fn a_command_behind_a_lone_cr_is_not_relayed() {
     // An engine reading with universal newlines (Python's `input()`) ends a line at `\r`.
     let mut s = Session::new(false);
-    let out = s.on_gui_line(Bytes::from_static(
-        b"x\rposition fen 8/8/8/8/8/8/8/8 w - - 0 1\n",
-    ));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(
+            b"x\rposition fen 8/8/8/8/8/8/8/8 w - - 0 1\n",
+        )),
+        Instant::now(),
+    );
     assert!(to_engine(&out).is_empty(), "{out:?}");
-    let out = s.on_gui_line(Bytes::from_static(b"flip\r\n"));
+    let out = s.handle(
+        Input::GuiLine(Bytes::from_static(b"flip\r\n")),
+        Instant::now(),
+    );
     assert_eq!(to_engine(&out), vec!["flip\r\n"]);
 }

@@ -15,18 +15,25 @@ fn restarting() -> Session {
 
 fn crash_and_start(s: &mut Session) {
     let now = Instant::now();
-    let exit = s.on_engine_exit_at(
-        EngineExit {
+    let exit = s.handle(
+        Input::EngineExited(EngineExit {
             code: Some(1),
             ..EngineExit::default()
-        },
-        Some(now),
+        }),
+        now,
     );
     assert!(
         matches!(exit.last(), Some(Action::RestartEngine { .. })),
         "{exit:?}"
     );
-    s.on_engine_start_at("/e".into(), vec![], None, Some(now));
+    s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: None,
+        },
+        now,
+    );
 }
 
 const HASH: &str = "option name Hash type spin default 16 min 1 max 1024";

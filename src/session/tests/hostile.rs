@@ -3,9 +3,11 @@
 
 use super::*;
 use crate::session::EngineExit;
+use crate::session::Input;
+use std::time::Instant;
 
 fn gui_bytes(s: &mut Session, line: &'static [u8]) -> Vec<Action> {
-    s.on_gui_line(Bytes::from_static(line))
+    s.handle(Input::GuiLine(Bytes::from_static(line)), Instant::now())
 }
 
 #[test]
@@ -24,7 +26,7 @@ fn nul_in_a_move_is_escaped_in_the_gui_report() {
         ]
     );
     let record = position_record(&actions);
-    assert_eq!(record.diagnostics[0].span, Some([49, 54]));
+    assert_eq!(record.diagnostics[0].span, Some(49..54));
 }
 
 #[test]
@@ -48,9 +50,9 @@ fn nul_in_the_board_is_diagnosed_at_its_byte() {
         .diagnostics
         .iter()
         .filter(|d| d.code == "unknown-piece")
-        .map(|d| d.span)
+        .map(|d| d.span.clone())
         .collect();
-    assert_eq!(unknown, vec![Some([31, 32])]);
+    assert_eq!(unknown, vec![Some(31..32)]);
     assert!(to_engine(&actions).is_empty());
 }
 
@@ -60,7 +62,7 @@ fn non_utf8_castling_byte_is_rejected_with_a_utf8_report() {
     let actions = gui_bytes(&mut s, b"position fen 4k3/8/8/8/8/8/8/4K3 w \xff - 0 1\n");
     let record = position_record(&actions);
     assert_eq!(record.diagnostics[0].code, "bad-castling-char");
-    assert_eq!(record.diagnostics[0].span, Some([35, 36]));
+    assert_eq!(record.diagnostics[0].span, Some(35..36));
     let told: Vec<_> = actions
         .iter()
         .filter_map(|a| match a {
@@ -95,11 +97,23 @@ fn second_held_go_answers_the_first() {
 #[test]
 fn own_lines_wait_for_the_end_of_an_overlong_engine_line() {
     let mut s = Session::new(false);
-    s.on_engine_overlong(Bytes::from_static(b"info string aaaa"), true);
+    s.handle(
+        Input::EnginePiece {
+            chunk: Bytes::from_static(b"info string aaaa"),
+            first: true,
+        },
+        Instant::now(),
+    );
     let rejected = gui(&mut s, "position fen 8/8/8/8/8/8/8/8 w - - 0 1");
     let go = gui(&mut s, "go depth 1");
     assert!(to_gui(&rejected).is_empty() && to_gui(&go).is_empty());
-    let end = s.on_engine_overlong(Bytes::from_static(b"bbbb\n"), false);
+    let end = s.handle(
+        Input::EnginePiece {
+            chunk: Bytes::from_static(b"bbbb\n"),
+            first: false,
+        },
+        Instant::now(),
+    );
     let gui_lines = to_gui(&end);
     assert_eq!(gui_lines[0], "bbbb\n");
     assert!(gui_lines[1].starts_with("info string fenguard: rejected position: missing-king"));
@@ -112,11 +126,17 @@ fn own_lines_wait_for_the_end_of_an_overlong_engine_line() {
 #[test]
 fn own_lines_after_an_unfinished_overlong_engine_line_follow_a_line_feed_at_exit() {
     let mut s = Session::new(false);
-    s.on_engine_overlong(Bytes::from_static(b"info string aaaa"), true);
+    s.handle(
+        Input::EnginePiece {
+            chunk: Bytes::from_static(b"info string aaaa"),
+            first: true,
+        },
+        Instant::now(),
+    );
     gui(&mut s, "position fen 8/8/8/8/8/8/8/8 w - - 0 1");
     let go = gui(&mut s, "go depth 1");
     assert!(to_gui(&go).is_empty());
-    let exit = s.on_engine_exit(EngineExit::default());
+    let exit = s.handle(Input::EngineExited(EngineExit::default()), Instant::now());
     let gui_lines = to_gui(&exit);
     assert_eq!(gui_lines[0], "\n");
     assert_eq!(gui_lines[3], "bestmove 0000\n");

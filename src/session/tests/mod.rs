@@ -6,6 +6,7 @@ mod engine_end;
 mod guard_reading;
 mod handshake;
 mod hostile;
+mod inputs;
 mod option_blame;
 mod options;
 mod order;
@@ -19,7 +20,9 @@ mod variants;
 mod variants_adapter;
 mod variants_checked;
 
+use crate::session::Input;
 use bytes::Bytes;
+use std::time::Instant;
 
 use super::{Action, Event, PositionRecord, SearchRecord, Session, Settings};
 use crate::config::PositionsConfig;
@@ -33,12 +36,18 @@ pub(super) fn session_with(change: impl FnOnce(&mut PositionsConfig)) -> Session
 
 /// Sends `line` (a `\n` is appended) from the GUI.
 pub(super) fn gui(s: &mut Session, line: &str) -> Vec<Action> {
-    s.on_gui_line(Bytes::from(format!("{line}\n")))
+    s.handle(
+        Input::GuiLine(Bytes::from(format!("{line}\n"))),
+        Instant::now(),
+    )
 }
 
 /// Sends `line` (a `\n` is appended) from the engine.
 pub(super) fn engine(s: &mut Session, line: &str) -> Vec<Action> {
-    s.on_engine_line(Bytes::from(format!("{line}\n")))
+    s.handle(
+        Input::EngineLine(Bytes::from(format!("{line}\n"))),
+        Instant::now(),
+    )
 }
 
 fn lines(actions: &[Action], engine: bool) -> Vec<String> {
@@ -95,7 +104,7 @@ pub(super) fn search_records(actions: &[Action]) -> Vec<SearchRecord> {
 
 /// The codes of a record's diagnostics, in order.
 pub(super) fn codes(record: &PositionRecord) -> Vec<&'static str> {
-    record.diagnostics.iter().map(|d| d.code).collect()
+    record.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 /// A session whose engine offers `UCI_Chess960` (after `uci`).

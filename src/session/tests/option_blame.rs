@@ -18,12 +18,12 @@ fn restarting() -> Session {
 }
 
 fn exit(s: &mut Session) -> Vec<Action> {
-    let out = s.on_engine_exit_at(
-        EngineExit {
+    let out = s.handle(
+        Input::EngineExited(EngineExit {
             code: Some(1),
             ..EngineExit::default()
-        },
-        Some(Instant::now()),
+        }),
+        Instant::now(),
     );
     assert!(
         matches!(out.last(), Some(Action::RestartEngine { .. })),
@@ -33,7 +33,14 @@ fn exit(s: &mut Session) -> Vec<Action> {
 }
 
 fn start(s: &mut Session) {
-    s.on_engine_start_at("/e".into(), vec![], None, Some(Instant::now()));
+    s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: None,
+        },
+        Instant::now(),
+    );
 }
 
 /// A running session whose engine exited right after `DEBUG_LOG` and `isready`, restarted

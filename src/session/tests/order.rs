@@ -4,6 +4,7 @@
 
 use super::super::*;
 use super::{engine, gui, search_records, session_with, to_engine, to_gui};
+use std::time::Instant;
 
 const REJECTED: &str = "info string fenguard: rejected position: missing-king: there is no white king; expected exactly one\n";
 const NO_KINGS: &str = "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1";
@@ -65,7 +66,7 @@ fn rejection_and_own_bestmove_wait_for_the_engines_handshake() {
 fn engine_exit_with_isready_then_go_pending_answers_readyok_first() {
     let mut s = Session::new(false);
     gui_all(&mut s, &["position startpos", "isready", "go depth 30"]);
-    let out = s.on_engine_exit(exit(1));
+    let out = s.handle(Input::EngineExited(exit(1)), Instant::now());
     let shown: Vec<String> = to_gui(&out)
         .into_iter()
         .filter(|l| !l.starts_with("info string"))
@@ -77,7 +78,7 @@ fn engine_exit_with_isready_then_go_pending_answers_readyok_first() {
 fn engine_exit_answers_go_then_isready_in_the_order_asked() {
     let mut s = Session::new(false);
     gui_all(&mut s, &["position startpos", "go depth 30", "isready"]);
-    let out = s.on_engine_exit(exit(1));
+    let out = s.handle(Input::EngineExited(exit(1)), Instant::now());
     let shown: Vec<String> = to_gui(&out)
         .into_iter()
         .filter(|l| !l.starts_with("info string"))
@@ -92,9 +93,16 @@ fn readyok_owed_behind_a_uciok_waits_for_the_restarted_engines_uciok() {
         ..RestartPolicy::default()
     });
     gui_all(&mut s, &["uci", "isready"]);
-    let out = s.on_engine_exit(exit(1));
+    let out = s.handle(Input::EngineExited(exit(1)), Instant::now());
     assert!(!to_gui(&out).contains(&"readyok\n".to_owned()), "{out:?}");
-    s.on_engine_start("e".to_owned(), Vec::new(), None);
+    s.handle(
+        Input::EngineStarted {
+            command: "e".to_owned(),
+            args: Vec::new(),
+            pid: None,
+        },
+        Instant::now(),
+    );
     let during = gui(&mut s, "isready");
     assert!(to_gui(&during).is_empty(), "{during:?}");
     let hand = engine_all(&mut s, &["id name E", "uciok"]);
@@ -192,7 +200,7 @@ fn end_of_input_waits_behind_the_lines_waiting_for_uciok() {
         &["uci", "isready", "position startpos", "go depth 1"],
     );
     assert_eq!(to_engine(&sent), ["uci\n", "isready\n"]);
-    let eof = s.on_gui_eof();
+    let eof = s.handle(Input::GuiEof, Instant::now());
     assert!(!eof.contains(&Action::CloseEngineInput), "{eof:?}");
     let hand = engine(&mut s, "uciok");
     assert_eq!(to_engine(&hand), ["position startpos\n", "go depth 1\n"]);
@@ -204,7 +212,7 @@ fn end_of_input_waits_behind_the_lines_waiting_for_uciok() {
     // The engine answers and quits: every reply reaches the GUI, then fenguard ends.
     let answers = engine_all(&mut s, &["readyok", "bestmove e2e4"]);
     assert_eq!(to_gui(&answers), ["readyok\n", "bestmove e2e4\n"]);
-    let end = s.on_engine_exit(exit(0));
+    let end = s.handle(Input::EngineExited(exit(0)), Instant::now());
     assert_eq!(end.last(), Some(&Action::Finish(0)));
 }
 
@@ -215,8 +223,8 @@ fn end_of_input_then_an_engine_exit_before_uciok_answers_what_waited() {
         &mut s,
         &["uci", "isready", "position startpos", "go depth 1"],
     );
-    s.on_gui_eof();
-    let end = s.on_engine_exit(exit(1));
+    s.handle(Input::GuiEof, Instant::now());
+    let end = s.handle(Input::EngineExited(exit(1)), Instant::now());
     assert_eq!(to_gui(&end), ["readyok\n", "bestmove 0000\n"]);
     assert!(matches!(end.last(), Some(Action::Finish(_))), "{end:?}");
 }
@@ -230,7 +238,7 @@ fn go_perft_is_forwarded_and_owes_no_bestmove() {
     engine_all(&mut s, &["a2a3: 20", "Nodes searched: 400"]);
     // A later `stop` does not wait for a bestmove from the perft: no deadline, no kill.
     let now = std::time::Instant::now();
-    s.on_gui_line_at(bytes::Bytes::from_static(b"stop\n"), now);
+    s.handle(Input::GuiLine(bytes::Bytes::from_static(b"stop\n")), now);
     assert_eq!(s.next_deadline(), None);
 }
 
@@ -268,11 +276,14 @@ fn nothing_is_answered_when_the_engine_is_killed_after_quit() {
         &["position startpos", "isready", "isready", "go infinite"],
     );
     gui(&mut s, "quit");
-    let out = s.on_engine_exit(EngineExit {
-        signal: Some(9),
-        killed: true,
-        ..EngineExit::default()
-    });
+    let out = s.handle(
+        Input::EngineExited(EngineExit {
+            signal: Some(9),
+            killed: true,
+            ..EngineExit::default()
+        }),
+        Instant::now(),
+    );
     assert_eq!(to_gui(&out), Vec::<String>::new());
     assert_eq!(out.last(), Some(&Action::Finish(0)));
 }

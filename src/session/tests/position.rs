@@ -2,14 +2,20 @@
 
 use super::*;
 use crate::config::{CastlingOut, EnPassantOut, OnInvalid};
-use crate::session::{DiagnosticRecord, Moves, Record, Verdict};
+use crate::fen::{Code, Diagnostic, Severity};
+use crate::session::Input;
+use crate::session::{Moves, Record, Verdict};
+use std::time::Instant;
 
 #[test]
 fn startpos_with_moves_is_sent_canonical_ending_in_lf() {
     let mut s = Session::new(false);
-    let actions = s.on_gui_line(Bytes::from_static(
-        b"position  startpos moves\te2e4 e7e5\r\n",
-    ));
+    let actions = s.handle(
+        Input::GuiLine(Bytes::from_static(
+            b"position  startpos moves\te2e4 e7e5\r\n",
+        )),
+        Instant::now(),
+    );
     assert_eq!(
         to_engine(&actions),
         vec!["position startpos moves e2e4 e7e5\n"]
@@ -19,7 +25,10 @@ fn startpos_with_moves_is_sent_canonical_ending_in_lf() {
 #[test]
 fn line_without_terminator_is_sent_with_one() {
     let mut s = Session::new(false);
-    let actions = s.on_gui_line(Bytes::from_static(b"position startpos"));
+    let actions = s.handle(
+        Input::GuiLine(Bytes::from_static(b"position startpos")),
+        Instant::now(),
+    );
     assert_eq!(to_engine(&actions), vec!["position startpos\n"]);
 }
 
@@ -69,11 +78,11 @@ fn fen_spans_are_shifted_into_the_gui_line() {
     let actions = gui(&mut s, "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 0");
     assert_eq!(
         position_record(&actions).diagnostics,
-        vec![DiagnosticRecord {
-            code: "fullmove-zero",
-            severity: "warning",
+        vec![Diagnostic {
+            code: Code::FullmoveZero,
+            severity: Severity::Warning,
             message: "fullmove number 0; it starts at 1".to_owned(),
-            span: Some([41, 42]),
+            span: Some(41..42),
             fix: Some("write 1".to_owned()),
         }]
     );
@@ -134,7 +143,7 @@ fn bad_position_command_rejects() {
     );
     let record = position_record(&actions);
     assert_eq!(record.fen_in, None);
-    assert_eq!(record.diagnostics[0].span, Some([9, 13]));
+    assert_eq!(record.diagnostics[0].span, Some(9..13));
 }
 
 #[test]
@@ -264,9 +273,12 @@ fn moves_serialize_as_json_arrays() {
 #[test]
 fn non_utf8_position_is_rejected_and_recorded_lossily() {
     let mut s = Session::new(false);
-    let actions = s.on_gui_line(Bytes::from_static(
-        b"position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1\xffe2\n",
-    ));
+    let actions = s.handle(
+        Input::GuiLine(Bytes::from_static(
+            b"position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1\xffe2\n",
+        )),
+        Instant::now(),
+    );
     assert!(to_engine(&actions).is_empty());
     let record = position_record(&actions);
     assert_eq!(

@@ -25,22 +25,29 @@ fn status(code: i32) -> EngineExit {
 }
 
 fn gui_at(s: &mut Session, line: &str, now: Instant) -> Vec<Action> {
-    s.on_gui_line_at(Bytes::from(format!("{line}\n")), now)
+    s.handle(Input::GuiLine(Bytes::from(format!("{line}\n"))), now)
 }
 
 fn engine_at(s: &mut Session, line: &str, now: Instant) -> Vec<Action> {
-    s.on_engine_line_at(Bytes::from(format!("{line}\n")), now)
+    s.handle(Input::EngineLine(Bytes::from(format!("{line}\n"))), now)
 }
 
 /// Exits at `now`, starts the new engine and answers its handshake and barrier; gives the
 /// actions of the start, of `uciok` and of `readyok`.
 fn restart(s: &mut Session, now: Instant) -> [Vec<Action>; 3] {
-    let exit = s.on_engine_exit_at(status(1), Some(now));
+    let exit = s.handle(Input::EngineExited(status(1)), now);
     assert!(
         matches!(exit.last(), Some(Action::RestartEngine { .. })),
         "{exit:?}"
     );
-    let start = s.on_engine_start_at("/e".into(), vec![], Some(2), Some(now));
+    let start = s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: Some(2),
+        },
+        now,
+    );
     engine_at(s, "id name E", now);
     let uciok = engine_at(s, "uciok", now);
     let readyok = engine_at(s, "readyok", now);
@@ -62,7 +69,7 @@ fn exit_during_search_tells_the_gui_and_answers_go_and_isready() {
     let mut s = Session::new(false);
     gui(&mut s, "go infinite");
     gui(&mut s, "isready");
-    let out = s.on_engine_exit(status(3));
+    let out = s.handle(Input::EngineExited(status(3)), Instant::now());
     assert_eq!(
         to_gui(&out),
         [
@@ -77,10 +84,13 @@ fn exit_during_search_tells_the_gui_and_answers_go_and_isready() {
 #[test]
 fn exit_by_signal_names_the_signal() {
     let mut s = Session::new(false);
-    let out = s.on_engine_exit(EngineExit {
-        signal: Some(9),
-        ..EngineExit::default()
-    });
+    let out = s.handle(
+        Input::EngineExited(EngineExit {
+            signal: Some(9),
+            ..EngineExit::default()
+        }),
+        Instant::now(),
+    );
     assert_eq!(
         to_gui(&out),
         ["info string fenguard: engine exited (signal 9)\n"]
@@ -92,14 +102,14 @@ fn answered_isready_is_not_answered_again_at_exit() {
     let mut s = Session::new(false);
     gui(&mut s, "isready");
     engine(&mut s, "readyok");
-    let out = s.on_engine_exit(status(3));
+    let out = s.handle(Input::EngineExited(status(3)), Instant::now());
     assert!(!to_gui(&out).contains(&"readyok\n".to_owned()), "{out:?}");
 }
 
 #[test]
 fn exit_with_restarts_on_asks_for_a_restart_after_100_ms() {
     let mut s = restarting();
-    let out = s.on_engine_exit_at(status(1), Some(Instant::now()));
+    let out = s.handle(Input::EngineExited(status(1)), Instant::now());
     assert_eq!(out.last(), Some(&Action::RestartEngine { after: 100 * MS }));
     assert_eq!(s.restarts(), 1);
 }
@@ -111,14 +121,21 @@ fn backoff_doubles_then_fenguard_gives_up_after_max_restarts_a_minute() {
     let mut waits = Vec::new();
     for i in 0..5 {
         let now = t0 + i * 1000 * MS;
-        match s.on_engine_exit_at(status(1), Some(now)).last() {
+        match s.handle(Input::EngineExited(status(1)), now).last() {
             Some(Action::RestartEngine { after }) => waits.push(after.as_millis()),
             other => panic!("no restart: {other:?}"),
         }
-        s.on_engine_start_at("/e".into(), vec![], None, Some(now));
+        s.handle(
+            Input::EngineStarted {
+                command: "/e".into(),
+                args: vec![],
+                pid: None,
+            },
+            now,
+        );
     }
     assert_eq!(waits, [100, 200, 400, 800, 1600]);
-    let out = s.on_engine_exit_at(status(1), Some(t0 + 5000 * MS));
+    let out = s.handle(Input::EngineExited(status(1)), t0 + 5000 * MS);
     assert_eq!(
         to_gui(&out),
         [
@@ -134,10 +151,17 @@ fn restarts_older_than_a_minute_do_not_count() {
     let mut s = restarting();
     let t0 = Instant::now();
     for _ in 0..5 {
-        s.on_engine_exit_at(status(1), Some(t0));
-        s.on_engine_start_at("/e".into(), vec![], None, Some(t0));
+        s.handle(Input::EngineExited(status(1)), t0);
+        s.handle(
+            Input::EngineStarted {
+                command: "/e".into(),
+                args: vec![],
+                pid: None,
+            },
+            t0,
+        );
     }
-    let out = s.on_engine_exit_at(status(1), Some(t0 + 61_000 * MS));
+    let out = s.handle(Input::EngineExited(status(1)), t0 + 61_000 * MS);
     assert_eq!(out.last(), Some(&Action::RestartEngine { after: 100 * MS }));
 }
 
@@ -192,10 +216,17 @@ fn engine_start_record_counts_restarts() {
 fn gui_lines_during_a_restart_are_held_until_the_barrier() {
     let mut s = restarting();
     let now = Instant::now();
-    s.on_engine_exit_at(status(1), Some(now));
+    s.handle(Input::EngineExited(status(1)), now);
     assert!(gui(&mut s, "position startpos").is_empty());
     assert!(gui(&mut s, "go depth 1").is_empty());
-    s.on_engine_start_at("/e".into(), vec![], None, Some(now));
+    s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: None,
+        },
+        now,
+    );
     let replay = engine(&mut s, "uciok");
     assert_eq!(to_engine(&replay), ["isready\n"]);
     let released = engine(&mut s, "readyok");
@@ -208,14 +239,14 @@ fn gui_lines_during_a_restart_are_held_until_the_barrier() {
 #[test]
 fn isready_during_a_restart_is_answered_by_fenguard() {
     let mut s = restarting();
-    s.on_engine_exit_at(status(1), Some(Instant::now()));
+    s.handle(Input::EngineExited(status(1)), Instant::now());
     assert_eq!(to_gui(&gui(&mut s, "isready")), ["readyok\n"]);
 }
 
 #[test]
 fn quit_while_waiting_for_the_restart_finishes_with_zero() {
     let mut s = restarting();
-    s.on_engine_exit_at(status(1), Some(Instant::now()));
+    s.handle(Input::EngineExited(status(1)), Instant::now());
     let out = gui(&mut s, "quit");
     assert_eq!(out.last(), Some(&Action::Finish(0)));
     assert!(to_engine(&out).is_empty());
@@ -227,20 +258,20 @@ fn missing_readyok_past_the_ping_timeout_kills_the_engine() {
     let t0 = Instant::now();
     gui_at(&mut s, "isready", t0);
     assert_eq!(s.next_deadline(), Some(t0 + 10_000 * MS));
-    assert!(s.on_tick(t0 + 9_999 * MS).is_empty());
-    let out = s.on_tick(t0 + 10_000 * MS);
+    assert!(s.handle(Input::Tick, t0 + 9_999 * MS).is_empty());
+    let out = s.handle(Input::Tick, t0 + 10_000 * MS);
     assert_eq!(
         to_gui(&out),
         ["info string fenguard: engine hung: no readyok within 10000 ms; killing it\n"]
     );
     assert_eq!(out.last(), Some(&Action::KillEngine));
-    let exit = s.on_engine_exit_at(
-        EngineExit {
+    let exit = s.handle(
+        Input::EngineExited(EngineExit {
             signal: Some(9),
             killed: true,
             ..EngineExit::default()
-        },
-        Some(t0 + 10_001 * MS),
+        }),
+        t0 + 10_001 * MS,
     );
     assert_eq!(exit_reason(&exit), Some(ExitReason::Hung));
     assert_eq!(
@@ -260,7 +291,7 @@ fn readyok_in_time_clears_the_deadline() {
     gui_at(&mut s, "isready", t0);
     engine_at(&mut s, "readyok", t0 + MS);
     assert_eq!(s.next_deadline(), None);
-    assert!(s.on_tick(t0 + 20_000 * MS).is_empty());
+    assert!(s.handle(Input::Tick, t0 + 20_000 * MS).is_empty());
 }
 
 #[test]
@@ -270,7 +301,7 @@ fn missing_uciok_past_the_startup_timeout_is_a_hang() {
     gui_at(&mut s, "uci", t0);
     gui_at(&mut s, "isready", t0);
     assert_eq!(s.next_deadline(), Some(t0 + 30_000 * MS));
-    let out = s.on_tick(t0 + 30_000 * MS);
+    let out = s.handle(Input::Tick, t0 + 30_000 * MS);
     assert_eq!(
         to_gui(&out),
         ["info string fenguard: engine hung: no uciok within 30000 ms; killing it\n"]
@@ -281,10 +312,17 @@ fn missing_uciok_past_the_startup_timeout_is_a_hang() {
 fn restarted_engine_that_never_answers_uci_is_a_hang() {
     let mut s = restarting();
     let t0 = Instant::now();
-    s.on_engine_exit_at(status(1), Some(t0));
-    s.on_engine_start_at("/e".into(), vec![], None, Some(t0));
+    s.handle(Input::EngineExited(status(1)), t0);
+    s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: None,
+        },
+        t0,
+    );
     assert_eq!(s.next_deadline(), Some(t0 + 30_000 * MS));
-    let out = s.on_tick(t0 + 30_000 * MS);
+    let out = s.handle(Input::Tick, t0 + 30_000 * MS);
     assert_eq!(out.last(), Some(&Action::KillEngine));
 }
 
@@ -293,8 +331,15 @@ fn gui_waiting_for_uciok_gets_the_restarted_engines_handshake() {
     let mut s = restarting();
     let now = Instant::now();
     gui(&mut s, "uci");
-    s.on_engine_exit_at(status(1), Some(now));
-    s.on_engine_start_at("/e".into(), vec![], None, Some(now));
+    s.handle(Input::EngineExited(status(1)), now);
+    s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: None,
+        },
+        now,
+    );
     assert_eq!(to_gui(&engine(&mut s, "id name E")), ["id name E\n"]);
     let uciok = to_gui(&engine(&mut s, "uciok"));
     assert_eq!(uciok.last().map(String::as_str), Some("uciok\n"));
@@ -321,8 +366,20 @@ fn invalid_forwarded_position_is_not_replayed_and_go_gets_bestmove_0000() {
 #[test]
 fn overlong_position_line_is_rejected_and_never_reaches_the_engine() {
     let mut s = Session::new(false);
-    let first = s.on_gui_overlong(Bytes::from_static(b"position fen xxxx"), true);
-    let rest = s.on_gui_overlong(Bytes::from_static(b"yyyy\n"), false);
+    let first = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"position fen xxxx"),
+            first: true,
+        },
+        Instant::now(),
+    );
+    let rest = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"yyyy\n"),
+            first: false,
+        },
+        Instant::now(),
+    );
     assert!(to_engine(&first).is_empty() && to_engine(&rest).is_empty());
     assert_eq!(
         to_gui(&first),
@@ -336,8 +393,20 @@ fn overlong_position_line_is_rejected_and_never_reaches_the_engine() {
 #[test]
 fn line_after_a_dropped_overlong_position_is_relayed() {
     let mut s = Session::new(false);
-    s.on_gui_overlong(Bytes::from_static(b"position fen xxxx"), true);
-    s.on_gui_overlong(Bytes::from_static(b"yyyy\n"), false);
+    s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"position fen xxxx"),
+            first: true,
+        },
+        Instant::now(),
+    );
+    s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"yyyy\n"),
+            first: false,
+        },
+        Instant::now(),
+    );
     assert_eq!(to_engine(&gui(&mut s, "isready")), ["isready\n"]);
 }
 
@@ -345,11 +414,18 @@ fn line_after_a_dropped_overlong_position_is_relayed() {
 fn isready_after_held_lines_is_answered_at_once_and_not_replayed() {
     let mut s = restarting();
     let now = Instant::now();
-    s.on_engine_exit_at(status(1), Some(now));
+    s.handle(Input::EngineExited(status(1)), now);
     gui(&mut s, "setoption name Hash value 32");
     gui(&mut s, "go depth 1");
     assert_eq!(to_gui(&gui(&mut s, "isready")), ["readyok\n"]);
-    s.on_engine_start_at("/e".into(), vec![], None, Some(now));
+    s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: None,
+        },
+        now,
+    );
     engine(&mut s, "uciok");
     let released = engine(&mut s, "readyok");
     assert_eq!(
@@ -362,16 +438,30 @@ fn isready_after_held_lines_is_answered_at_once_and_not_replayed() {
 fn giving_up_answers_every_held_go() {
     let t0 = Instant::now();
     let mut s = restarting();
-    s.on_engine_exit_at(status(1), Some(t0));
+    s.handle(Input::EngineExited(status(1)), t0);
     gui(&mut s, "position startpos moves e2e4");
     gui(&mut s, "go depth 1");
     for i in 1..5 {
         let now = t0 + i * 1000 * MS;
-        s.on_engine_start_at("/e".into(), vec![], None, Some(now));
-        s.on_engine_exit_at(status(1), Some(now));
+        s.handle(
+            Input::EngineStarted {
+                command: "/e".into(),
+                args: vec![],
+                pid: None,
+            },
+            now,
+        );
+        s.handle(Input::EngineExited(status(1)), now);
     }
-    s.on_engine_start_at("/e".into(), vec![], None, Some(t0 + 5000 * MS));
-    let out = s.on_engine_exit_at(status(1), Some(t0 + 5000 * MS));
+    s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: None,
+        },
+        t0 + 5000 * MS,
+    );
+    let out = s.handle(Input::EngineExited(status(1)), t0 + 5000 * MS);
     assert_eq!(out.last(), Some(&Action::Finish(EXIT_ENGINE_DIED)));
     assert_eq!(
         to_gui(&out).last().map(String::as_str),

@@ -1,5 +1,6 @@
 //! `go`, `stop`, `ponderhit`, `bestmove` and search records.
 
+use crate::session::Input;
 use std::time::{Duration, Instant};
 
 use super::*;
@@ -52,10 +53,13 @@ fn answered_go_is_recorded_as_search_with_null_bestmove() {
 fn search_record_measures_elapsed_time_from_the_shell_timestamps() {
     let mut s = Session::new(false);
     let t0 = Instant::now();
-    s.on_gui_line_at(Bytes::from_static(b"position startpos\n"), t0);
-    s.on_gui_line_at(Bytes::from_static(b"go movetime 100\n"), t0);
-    let best = s.on_engine_line_at(
-        Bytes::from_static(b"bestmove e2e4 ponder e7e5\n"),
+    s.handle(
+        Input::GuiLine(Bytes::from_static(b"position startpos\n")),
+        t0,
+    );
+    s.handle(Input::GuiLine(Bytes::from_static(b"go movetime 100\n")), t0);
+    let best = s.handle(
+        Input::EngineLine(Bytes::from_static(b"bestmove e2e4 ponder e7e5\n")),
         t0 + Duration::from_millis(1234),
     );
     assert_eq!(
@@ -119,7 +123,10 @@ fn info_lines_pass_through_unchanged_when_notations_agree() {
     gui(&mut s, "position startpos");
     gui(&mut s, "go infinite");
     let line = Bytes::from_static(b"info depth 1 pv e1g1 e8g8\n");
-    assert_eq!(s.on_engine_line(line.clone()), vec![Action::ToGui(line)]);
+    assert_eq!(
+        s.handle(Input::EngineLine(line.clone()), Instant::now()),
+        vec![Action::ToGui(line)]
+    );
 }
 
 #[test]
@@ -231,10 +238,13 @@ fn engine_exit_answers_every_search_it_still_owed_in_order() {
     gui(&mut s, "go depth 5");
     gui(&mut s, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1");
     gui(&mut s, "go depth 1");
-    let exit = s.on_engine_exit(crate::session::EngineExit {
-        signal: Some(9),
-        ..Default::default()
-    });
+    let exit = s.handle(
+        Input::EngineExited(crate::session::EngineExit {
+            signal: Some(9),
+            ..Default::default()
+        }),
+        Instant::now(),
+    );
     let nulls: Vec<String> = to_gui(&exit)
         .into_iter()
         .filter(|l| l.starts_with("bestmove"))
@@ -254,10 +264,13 @@ fn engine_exit_after_quit_still_answers_what_the_engine_owed() {
     gui(&mut s, "go depth 20");
     gui(&mut s, "isready");
     gui(&mut s, "quit");
-    let exit = s.on_engine_exit(crate::session::EngineExit {
-        code: Some(0),
-        ..Default::default()
-    });
+    let exit = s.handle(
+        Input::EngineExited(crate::session::EngineExit {
+            code: Some(0),
+            ..Default::default()
+        }),
+        Instant::now(),
+    );
     assert_eq!(to_gui(&exit), vec!["bestmove 0000\n", "readyok\n"]);
     assert_eq!(exit.last(), Some(&Action::Finish(0)));
 }
@@ -281,12 +294,18 @@ fn own_answer_queued_behind_a_search_lost_in_a_fragment_follows_its_bestmove_000
     gui(&mut s, "go depth 1");
     gui(&mut s, "position fen 4k3/8/8/8/8/8/8/8 w - - 0 1");
     gui(&mut s, "go depth 1");
-    let best = s.on_engine_line(Bytes::from_static(b"bestmove e2e4"));
+    let best = s.handle(
+        Input::EngineLine(Bytes::from_static(b"bestmove e2e4")),
+        Instant::now(),
+    );
     assert!(to_gui(&best).is_empty(), "{best:?}");
-    let exit = s.on_engine_exit(crate::session::EngineExit {
-        code: Some(0),
-        ..Default::default()
-    });
+    let exit = s.handle(
+        Input::EngineExited(crate::session::EngineExit {
+            code: Some(0),
+            ..Default::default()
+        }),
+        Instant::now(),
+    );
     assert_eq!(
         to_gui(&exit),
         [

@@ -21,9 +21,9 @@ fn restarting() -> Session {
 fn at(s: &mut Session, from_gui: bool, line: &str, now: Instant) -> Vec<Action> {
     let line = Bytes::from(format!("{line}\n"));
     if from_gui {
-        s.on_gui_line_at(line, now)
+        s.handle(Input::GuiLine(line), now)
     } else {
-        s.on_engine_line_at(line, now)
+        s.handle(Input::EngineLine(line), now)
     }
 }
 
@@ -33,9 +33,9 @@ fn passed_readyok_deadline_with_output_still_arriving_is_put_off() {
     let t0 = Instant::now();
     at(&mut s, true, "isready", t0);
     // A burst the GUI was slow to take: its lines are still being read at the deadline.
-    s.on_engine_backlog_at(t0 + 9_800 * MS);
+    s.handle(Input::EngineBacklog, t0 + 9_800 * MS);
     at(&mut s, false, "info depth 1 pv e2e4", t0 + 9_800 * MS);
-    assert!(s.on_tick(t0 + 10_000 * MS).is_empty());
+    assert!(s.handle(Input::Tick, t0 + 10_000 * MS).is_empty());
     assert_eq!(s.next_deadline(), Some(t0 + 9_800 * MS + OUTPUT_GRACE));
 }
 
@@ -44,10 +44,10 @@ fn readyok_deadline_is_kept_once_the_output_stops() {
     let mut s = restarting();
     let t0 = Instant::now();
     at(&mut s, true, "isready", t0);
-    s.on_engine_backlog_at(t0 + 9_800 * MS);
+    s.handle(Input::EngineBacklog, t0 + 9_800 * MS);
     at(&mut s, false, "info depth 1 pv e2e4", t0 + 9_800 * MS);
-    s.on_tick(t0 + 10_000 * MS);
-    let out = s.on_tick(t0 + 9_800 * MS + OUTPUT_GRACE);
+    s.handle(Input::Tick, t0 + 10_000 * MS);
+    let out = s.handle(Input::Tick, t0 + 9_800 * MS + OUTPUT_GRACE);
     assert_eq!(
         to_gui(&out),
         ["info string fenguard: engine hung: no readyok within 10000 ms; killing it\n"]
@@ -61,14 +61,17 @@ fn output_older_than_the_grace_does_not_save_a_hung_engine() {
     let t0 = Instant::now();
     at(&mut s, false, "info string hello", t0);
     at(&mut s, true, "isready", t0 + MS);
-    let out = s.on_tick(t0 + 10_001 * MS);
+    let out = s.handle(Input::Tick, t0 + 10_001 * MS);
     assert_eq!(out.last(), Some(&Action::KillEngine));
 }
 
 #[test]
 fn engine_that_does_not_read_its_input_is_killed_as_hung() {
     let mut s = restarting();
-    let out = s.on_engine_input_stalled(Duration::from_millis(10_500));
+    let out = s.handle(
+        Input::EngineInputStalled(Duration::from_millis(10_500)),
+        Instant::now(),
+    );
     assert_eq!(
         to_gui(&out),
         ["info string fenguard: engine hung: it has not read its input for 10500 ms; killing it\n"]
@@ -76,8 +79,11 @@ fn engine_that_does_not_read_its_input_is_killed_as_hung() {
     assert_eq!(out.last(), Some(&Action::KillEngine));
     // Reported once: the kill is under way.
     assert!(
-        s.on_engine_input_stalled(Duration::from_secs(11))
-            .is_empty()
+        s.handle(
+            Input::EngineInputStalled(Duration::from_secs(11)),
+            Instant::now()
+        )
+        .is_empty()
     );
 }
 
@@ -86,9 +92,19 @@ fn deadline_put_off_by_the_shell_moves_later_only() {
     let mut s = restarting();
     let t0 = Instant::now();
     at(&mut s, true, "isready", t0);
-    s.defer_deadlines(t0 + 12_000 * MS);
+    s.handle(
+        Input::DeferDeadlines {
+            until: t0 + 12_000 * MS,
+        },
+        t0 + 12_000 * MS,
+    );
     assert_eq!(s.next_deadline(), Some(t0 + 12_000 * MS));
-    s.defer_deadlines(t0 + 5_000 * MS);
+    s.handle(
+        Input::DeferDeadlines {
+            until: t0 + 5_000 * MS,
+        },
+        t0 + 5_000 * MS,
+    );
     assert_eq!(s.next_deadline(), Some(t0 + 12_000 * MS));
 }
 
@@ -108,8 +124,15 @@ fn exit_then_start(s: &mut Session, now: Instant) -> Vec<Action> {
         code: Some(1),
         ..EngineExit::default()
     };
-    let mut out = s.on_engine_exit_at(exit, Some(now));
-    out.extend(s.on_engine_start_at("/e".into(), vec![], None, Some(now)));
+    let mut out = s.handle(Input::EngineExited(exit), now);
+    out.extend(s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: None,
+        },
+        now,
+    ));
     out
 }
 
@@ -117,18 +140,32 @@ fn exit_then_start(s: &mut Session, now: Instant) -> Vec<Action> {
 fn rest_of_an_overlong_gui_line_cut_by_an_engine_exit_never_reaches_the_new_engine() {
     let mut s = restarting();
     let now = Instant::now();
-    let first = s.on_gui_overlong(Bytes::from_static(b"echo xxxx"), true);
+    let first = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"echo xxxx"),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert_eq!(to_engine_bytes(&first), b"echo xxxx");
     let mut sent = to_engine_bytes(&exit_then_start(&mut s, now));
     // The rest of the line arrives while the new engine starts, and after it is ready.
-    sent.extend(to_engine_bytes(
-        &s.on_gui_overlong(Bytes::from_static(b"yyyy"), false),
-    ));
+    sent.extend(to_engine_bytes(&s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"yyyy"),
+            first: false,
+        },
+        Instant::now(),
+    )));
     sent.extend(to_engine_bytes(&at(&mut s, false, "uciok", now)));
     sent.extend(to_engine_bytes(&at(&mut s, false, "readyok", now)));
-    sent.extend(to_engine_bytes(
-        &s.on_gui_overlong(Bytes::from_static(b"zzzz\n"), false),
-    ));
+    sent.extend(to_engine_bytes(&s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"zzzz\n"),
+            first: false,
+        },
+        Instant::now(),
+    )));
     sent.extend(to_engine_bytes(&at(&mut s, true, "isready", now)));
     assert_eq!(String::from_utf8(sent).unwrap(), "uci\nisready\nisready\n");
 }
@@ -137,12 +174,30 @@ fn rest_of_an_overlong_gui_line_cut_by_an_engine_exit_never_reaches_the_new_engi
 fn overlong_gui_line_finished_before_the_exit_is_not_cut() {
     let mut s = restarting();
     let now = Instant::now();
-    s.on_gui_overlong(Bytes::from_static(b"echo xxxx"), true);
-    s.on_gui_overlong(Bytes::from_static(b"yyyy\n"), false);
+    s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"echo xxxx"),
+            first: true,
+        },
+        Instant::now(),
+    );
+    s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"yyyy\n"),
+            first: false,
+        },
+        Instant::now(),
+    );
     exit_then_start(&mut s, now);
     at(&mut s, false, "uciok", now);
     at(&mut s, false, "readyok", now);
-    let next = s.on_gui_overlong(Bytes::from_static(b"echo aaaa"), true);
+    let next = s.handle(
+        Input::GuiPiece {
+            chunk: Bytes::from_static(b"echo aaaa"),
+            first: true,
+        },
+        Instant::now(),
+    );
     assert_eq!(to_engine_bytes(&next), b"echo aaaa");
 }
 
@@ -159,7 +214,7 @@ fn engine_that_keeps_printing_but_never_answers_isready_is_hung() {
         at(&mut s, false, "info depth 1 pv e2e4", now);
         if let Some(deadline) = s.next_deadline()
             && deadline <= now
-            && s.on_tick(now).last() == Some(&Action::KillEngine)
+            && s.handle(Input::Tick, now).last() == Some(&Action::KillEngine)
         {
             break now;
         }
@@ -180,10 +235,10 @@ fn a_backlog_puts_the_deadline_off_as_long_as_it_lasts() {
     let mut now = t0;
     while now < t0 + 60_000 * MS {
         now += 400 * MS;
-        s.on_engine_backlog_at(now);
-        assert!(s.on_tick(now).is_empty());
+        s.handle(Input::EngineBacklog, now);
+        assert!(s.handle(Input::Tick, now).is_empty());
     }
-    let out = s.on_tick(now + OUTPUT_GRACE);
+    let out = s.handle(Input::Tick, now + OUTPUT_GRACE);
     assert_eq!(out.last(), Some(&Action::KillEngine));
 }
 
@@ -196,7 +251,7 @@ fn engine_that_ignores_stop_is_hung_after_ping_timeout() {
     assert_eq!(s.next_deadline(), None);
     at(&mut s, true, "stop", t0 + 5_000 * MS);
     assert_eq!(s.next_deadline(), Some(t0 + 15_000 * MS));
-    let out = s.on_tick(t0 + 15_000 * MS);
+    let out = s.handle(Input::Tick, t0 + 15_000 * MS);
     assert_eq!(
         to_gui(&out),
         ["info string fenguard: engine hung: no bestmove after stop within 10000 ms; killing it\n"]
@@ -225,11 +280,11 @@ fn readyok_resets_the_put_off_limit() {
     at(&mut s, true, "isready", t0);
     at(&mut s, true, "isready", t0);
     at(&mut s, false, "info depth 1 pv e2e4", t0 + 9_900 * MS);
-    assert!(s.on_tick(t0 + 10_000 * MS).is_empty());
+    assert!(s.handle(Input::Tick, t0 + 10_000 * MS).is_empty());
     // The first readyok comes late but comes: the second isready gets a full timeout again.
     at(&mut s, false, "readyok", t0 + 19_900 * MS);
     at(&mut s, false, "info depth 2 pv e2e4", t0 + 29_800 * MS);
-    assert!(s.on_tick(t0 + 29_900 * MS).is_empty());
+    assert!(s.handle(Input::Tick, t0 + 29_900 * MS).is_empty());
 }
 
 #[test]
@@ -256,7 +311,7 @@ fn second_stop_is_timed_from_the_first_searchs_bestmove() {
     at(&mut s, true, "stop", t0);
     at(&mut s, false, "bestmove e2e4", t0 + 100 * MS);
     assert_eq!(s.next_deadline(), Some(t0 + 10_100 * MS));
-    let out = s.on_tick(t0 + 10_100 * MS);
+    let out = s.handle(Input::Tick, t0 + 10_100 * MS);
     assert_eq!(
         to_gui(&out),
         ["info string fenguard: engine hung: no bestmove after stop within 10000 ms; killing it\n"]

@@ -4,6 +4,7 @@
 
 use super::super::*;
 use super::{engine, gui, position_record, search_records, to_engine, to_gui};
+use std::time::Instant;
 
 const NOT_CHECKED: &str = "info string fenguard: variant loop: fenguard has no rules for it; positions and moves pass unchecked\n";
 const ZH_START: &str = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 moves e2e4 d7d5 e4d5 d8d5 P@e4";
@@ -145,11 +146,21 @@ fn unchecked_position_is_restored_after_a_restart() {
         ..RestartPolicy::default()
     });
     gui(&mut s, ZH_START);
-    s.on_engine_exit(EngineExit {
-        code: Some(1),
-        ..EngineExit::default()
-    });
-    s.on_engine_start("e".to_owned(), Vec::new(), None);
+    s.handle(
+        Input::EngineExited(EngineExit {
+            code: Some(1),
+            ..EngineExit::default()
+        }),
+        Instant::now(),
+    );
+    s.handle(
+        Input::EngineStarted {
+            command: "e".to_owned(),
+            args: Vec::new(),
+            pid: None,
+        },
+        Instant::now(),
+    );
     let replay = engine(&mut s, "uciok");
     assert_eq!(
         to_engine(&replay),

@@ -73,7 +73,7 @@ fn answer(s: &mut Session, bestmove: &str) -> (Vec<String>, Vec<&'static str>) {
     let codes = search_records(&best)[0]
         .diagnostics
         .iter()
-        .map(|d| d.code)
+        .map(|d| d.code.as_str())
         .collect();
     (to_gui(&best), codes)
 }

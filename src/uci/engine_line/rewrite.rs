@@ -188,10 +188,11 @@ impl LineRewriter {
                     .iter()
                     .map(|(r, t)| (shift(r, 0, base), t.clone())),
             );
-            diags.extend(memo.diags.iter().map(|d| MoveDiagnostic {
-                span: d.span.as_ref().map(|r| shift(r, 0, base)),
-                ..d.clone()
-            }));
+            diags.extend(
+                memo.diags
+                    .iter()
+                    .map(|d| d.clone().map_span(|r| shift(&r, 0, base))),
+            );
             return;
         }
         let (reps_from, diags_from) = (reps.len(), diags.len());
@@ -204,10 +205,7 @@ impl LineRewriter {
                 .collect(),
             diags: diags[diags_from..]
                 .iter()
-                .map(|d| MoveDiagnostic {
-                    span: d.span.as_ref().map(|r| shift(r, base, 0)),
-                    ..d.clone()
-                })
+                .map(|d| d.clone().map_span(|r| shift(&r, base, 0)))
                 .collect(),
         });
     }
@@ -232,10 +230,11 @@ impl LineRewriter {
                 reps.push((tok.span.clone(), text.clone()));
             }
             // Its diagnostics point at the token's place in this line.
-            diags.extend(ply.diags.iter().map(|d| MoveDiagnostic {
-                span: d.span.as_ref().map(|_| tok.span.clone()),
-                ..d.clone()
-            }));
+            diags.extend(
+                ply.diags
+                    .iter()
+                    .map(|d| d.clone().map_span(|_| tok.span.clone())),
+            );
         }
         let start = self.plies.last().map_or(root, |p| &p.after);
         let start = start.clone();

@@ -1,19 +1,20 @@
-//! Line framing that keeps every byte: a [`Decoder`] yielding lines with their terminator, and
-//! pieces of lines longer than a fixed cap instead of buffering them.
+//! Line framing that keeps every byte (pure: no I/O, no runtime): [`LineCodec`] yields lines
+//! with their terminator, and pieces of lines longer than a fixed cap instead of buffering them.
+//! The shells' reader threads frame their input with it; `fenguard check` caps its lines at
+//! the same [`MAX_LINE`].
 //!
 //! ```
 //! use bytes::BytesMut;
-//! use tokio_util::codec::Decoder;
-//! use fenguard::proxy::codec::{Frame, LineCodec};
+//! use fenguard::framing::{Frame, LineCodec};
 //!
 //! let mut codec = LineCodec::new(1024);
 //! let mut buf = BytesMut::from(&b"uci\r\nisr"[..]);
-//! assert_eq!(codec.decode(&mut buf).unwrap(), Some(Frame::Line(b"uci\r\n"[..].into())));
-//! assert_eq!(codec.decode(&mut buf).unwrap(), None);
+//! assert_eq!(codec.decode(&mut buf), Some(Frame::Line(b"uci\r\n"[..].into())));
+//! assert_eq!(codec.decode(&mut buf), None);
+//! assert_eq!(codec.decode_eof(&mut buf), Some(Frame::Line(b"isr"[..].into())));
 //! ```
 
 use bytes::{Bytes, BytesMut};
-use tokio_util::codec::Decoder;
 
 /// The default line cap: 1 MiB. Longer lines are relayed in pieces of at most this size.
 pub const MAX_LINE: usize = 1 << 20;
@@ -68,36 +69,37 @@ impl LineCodec {
     }
 }
 
-impl Decoder for LineCodec {
-    type Item = Frame;
-    type Error = std::io::Error;
-
-    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, std::io::Error> {
+impl LineCodec {
+    /// The next frame at the front of `buf` (taken off it), or `None` until more input comes:
+    /// a whole line, or a piece of [`MAX_LINE`]-capped size of a longer one.
+    pub fn decode(&mut self, buf: &mut BytesMut) -> Option<Frame> {
         let limit = buf.len().min(self.max);
         let from = self.scanned.min(limit);
         if let Some(pos) = find_newline(&buf[from..limit]) {
             let end = from + pos + 1;
             let line = buf.split_to(end).freeze();
-            return Ok(Some(self.frame(line, true)));
+            return Some(self.frame(line, true));
         }
         if buf.len() >= self.max {
             let chunk = buf.split_to(self.max).freeze();
             self.scanned = 0;
             let first = !self.in_overlong;
             self.in_overlong = true;
-            return Ok(Some(Frame::Overlong { chunk, first }));
+            return Some(Frame::Overlong { chunk, first });
         }
         self.scanned = buf.len();
-        Ok(None)
+        None
     }
 
-    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, std::io::Error> {
-        match self.decode(buf)? {
-            Some(frame) => Ok(Some(frame)),
-            None if buf.is_empty() => Ok(None),
+    /// As [`decode`](Self::decode) at the end of input: what is left, without a line end,
+    /// comes as the last frame.
+    pub fn decode_eof(&mut self, buf: &mut BytesMut) -> Option<Frame> {
+        match self.decode(buf) {
+            Some(frame) => Some(frame),
+            None if buf.is_empty() => None,
             None => {
                 let rest = buf.split().freeze();
-                Ok(Some(self.frame(rest, true)))
+                Some(self.frame(rest, true))
             }
         }
     }
@@ -136,7 +138,7 @@ mod tests {
         let mut codec = LineCodec::new(max);
         let mut buf = BytesMut::from(input);
         let mut frames = Vec::new();
-        while let Some(frame) = codec.decode_eof(&mut buf).unwrap() {
+        while let Some(frame) = codec.decode_eof(&mut buf) {
             frames.push(frame);
         }
         frames
@@ -205,9 +207,9 @@ mod tests {
     fn incremental_input_finds_the_line_end() {
         let mut codec = LineCodec::new(64);
         let mut buf = BytesMut::from(&b"posi"[..]);
-        assert_eq!(codec.decode(&mut buf).unwrap(), None);
+        assert_eq!(codec.decode(&mut buf), None);
         buf.extend_from_slice(b"tion\nx");
-        assert_eq!(codec.decode(&mut buf).unwrap(), Some(line(b"position\n")));
+        assert_eq!(codec.decode(&mut buf), Some(line(b"position\n")));
         assert_eq!(&buf[..], b"x");
     }
 
@@ -217,7 +219,7 @@ mod tests {
         let mut buf = BytesMut::new();
         for _ in 0..100 {
             buf.extend_from_slice(b"xxxxx");
-            while codec.decode(&mut buf).unwrap().is_some() {}
+            while codec.decode(&mut buf).is_some() {}
             assert!(buf.len() < 8);
         }
     }
