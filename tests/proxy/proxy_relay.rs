@@ -184,7 +184,17 @@ fn input_from_a_regular_file_is_relayed() {
 #[test]
 fn line_of_64_mib_does_not_grow_memory() {
     let dir = test_dir("bounded");
-    let mut proxy = Proxy::start(&dir, &["--", common::FAKE_ENGINE], &[]);
+    // The engine's readyok comes after its 64 MiB line: under load that took more than the
+    // default 10 s `readyok` deadline, and the engine was killed as hung (memory is what this
+    // test is about).
+    let config = common::write_config(&dir, "[engine]\nping_timeout_ms = 90000\n");
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "--",
+        common::FAKE_ENGINE,
+    ];
+    let mut proxy = Proxy::start(&dir, &args, &[]);
     let chunk = vec![b'x'; 1 << 20];
     for _ in 0..64 {
         proxy.send(&chunk);

@@ -3,9 +3,13 @@
 
 use crate::common;
 
+use std::io::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use common::{FAKE_ENGINE, FENGUARD, Proxy, process_gone, test_dir, wait_until};
+use common::{FAKE_ENGINE, FENGUARD, Proxy, process_gone, test_dir, wait_until, write_config};
 
 /// Starts fenguard and the fake engine, ends fenguard with `kill`, and checks that the
 /// engine is gone too; returns fenguard's exit code.
@@ -46,16 +50,70 @@ fn no_orphan_after_sighup() {
     assert_eq!(code, Some(128 + 1));
 }
 
+/// The hang timeout (`ping_timeout_ms`, which also bounds an engine that does not read its
+/// input) of [`sigterm_is_handled_while_a_hung_engine_leaves_input_unwritten`]: far longer than
+/// the test, so the signal comes while the hung engine is still the one fenguard runs.
+const LONG_HANG_TIMEOUT: Duration = Duration::from_secs(120);
+
 #[test]
 fn sigterm_is_handled_while_a_hung_engine_leaves_input_unwritten() {
-    let code = engine_dies_with_fenguard("sigterm-hung", |p| {
-        p.send(b"hang\n");
-        // More than the pipe holds: fenguard keeps the rest pending.
-        p.send(&b"isready\n".repeat(140_000));
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        signal(p, libc::SIGTERM);
+    let dir = test_dir("sigterm-hung");
+    let config = write_config(
+        &dir,
+        &format!(
+            "[engine]\nping_timeout_ms = {}\n",
+            LONG_HANG_TIMEOUT.as_millis()
+        ),
+    );
+    let mut proxy = Proxy::fake(&dir, &["--config", config.to_str().unwrap()]);
+    let engine = proxy.engine_pid();
+    let record = dir.join("engine-input");
+    // The GUI writes from a thread of its own: `hang`, then more than the pipes hold, which
+    // fenguard keeps pending (and then stops reading the GUI).
+    let mut stdin = proxy.take_stdin();
+    let all_written = Arc::new(AtomicBool::new(false));
+    let written = Arc::clone(&all_written);
+    let hung_at = Instant::now();
+    let writer = std::thread::spawn(move || {
+        let sent = stdin
+            .write_all(b"hang\n")
+            .and_then(|()| stdin.write_all(&b"isready\n".repeat(140_000)));
+        written.store(sent.is_ok(), Ordering::SeqCst);
     });
-    assert_eq!(code, Some(128 + 15));
+    let hung = wait_until(|| {
+        let input = std::fs::read(&record).unwrap_or_default();
+        input.ends_with(b"hang\n").then_some(())
+    });
+    assert!(hung.is_some(), "the engine never read `hang`");
+    // The stall: the engine reads nothing after `hang`, the GUI's input stays unwritten.
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(
+        !all_written.load(Ordering::SeqCst),
+        "fenguard took all of the GUI's input: no stall to signal in"
+    );
+    signal(&mut proxy, libc::SIGTERM);
+    let signalled_after = hung_at.elapsed();
+    assert_eq!(proxy.wait_exit().code(), Some(128 + 15));
+    assert!(
+        wait_until(|| process_gone(engine).then_some(())).is_some(),
+        "engine {engine} outlived fenguard"
+    );
+    // During the stall: well within the hang timeout, no hang found, no engine restarted (a
+    // new fake engine would have appended its `uci` to the record).
+    assert!(
+        signalled_after < LONG_HANG_TIMEOUT / 2,
+        "signalled {signalled_after:?} after `hang`"
+    );
+    let log = proxy.log("fenguard.log");
+    assert!(log.contains("received SIGTERM"), "{log}");
+    assert!(!log.contains("engine hung"), "{log}");
+    let input = std::fs::read(&record).unwrap();
+    assert!(
+        input.ends_with(b"hang\n"),
+        "the engine read on after `hang`: {:?}",
+        String::from_utf8_lossy(&input[input.len().saturating_sub(200)..])
+    );
+    writer.join().unwrap();
 }
 
 /// fenguard in front of the fake engine, with about 3 MB of engine output that the GUI never

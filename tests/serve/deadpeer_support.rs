@@ -55,7 +55,7 @@ impl Pair {
                 eprintln!(
                     "SKIPPED: network namespaces unavailable (root and iproute2 needed): {why}"
                 );
-                crate::common::skipped("network namespaces");
+                crate::common::skipped("network-namespaces");
                 None
             }
         }

@@ -120,7 +120,7 @@ fn refused_option_never_reaches_the_engine_and_the_session_goes_on() {
 
 #[test]
 fn threads_and_hash_are_clamped_to_the_caps() {
-    let dir = test_dir("caps");
+    let dir = test_dir("sessions-caps");
     let daemon = Daemon::start(
         &dir,
         &config(&dir, "max_threads = 2\nmax_hash_mb = 64"),
@@ -215,10 +215,17 @@ fn unix_socket_listener_serves_a_session_and_is_private() {
         .unwrap();
     let mut child = status;
     let start = std::time::Instant::now();
-    while !socket.exists() {
+    // Served once the daemon says so (it binds, then makes the socket private, then logs): the
+    // socket's mode is read then, not between the bind and the chmod.
+    let log = dir.join("logs/fenguard.log");
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains(&format!("listening on unix:{}", socket.display()))
+    {
         assert!(start.elapsed() < PATIENCE, "no socket");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+    assert!(socket.exists());
     let mode = std::fs::metadata(&socket).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
     let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();

@@ -3,8 +3,7 @@
 //! `tests/invariants/session.rs`); NUL and non-UTF-8 bytes inside `position` lines; and a
 //! `moves` list of 10,000 moves.
 
-#[path = "../invariants/session.rs"]
-mod invariants;
+use crate::invariants;
 
 use bytes::Bytes;
 use fenguard::session::{Action, Event, PositionRecord, Session, Verdict};

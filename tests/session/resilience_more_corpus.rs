@@ -2,9 +2,7 @@
 //! session invariants shared with the fuzz target, so corpus findings stay fixed without a
 //! fuzzer installed.
 
-#[path = "../invariants/session.rs"]
-#[allow(dead_code)]
-mod invariants;
+use crate::invariants;
 
 #[test]
 fn session_corpus_keeps_the_invariants() {
