@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random giveaway games from python-chess 1.11.2's `chess.variant.GiveawayBoard` (issue 21).
 
-Writes the fixture `tests/giveaway_games.txt`, which `tests/giveaway_games.rs` replays through
+Writes the fixture `tests/giveaway_games.txt`, which `tests/variants/giveaway_games.rs` replays through
 fenguard's `Position8`: per ply, tab-separated, the FEN before (X-FEN castling, legal en
 passant), the move in Chess960 notation (king takes rook), the move in standard notation
 (`board.uci(move, chess960=False)`: `e1g1` for a castle from e1 to a corner rook), the FEN

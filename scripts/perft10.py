@@ -2,7 +2,7 @@
 """perft10: fenguard's 10x8 move generator against Fairy-Stockfish's `go perft`.
 
 The expected counts live in tests/variant10_perft.txt (`variant;depth;nodes;fen`), read by
-`cargo test --test variant10_perft`. This script
+`cargo test --test variants variant10_perft::`. This script
   --generate   picks the positions (the five start positions, then mid-game positions from
                fixed-seed random games played with pyffish: with castling among the legal
                moves, a legal en passant capture, promotions to archbishop / chancellor /

@@ -35,6 +35,10 @@ if ! python3 -c 'import pyffish' 2>/dev/null; then
     python3 -m pip install --quiet pyffish==0.0.90 \
         || python3 -m pip install --quiet --break-system-packages pyffish==0.0.90
 fi
+# The rules seam (issue 17): a test-only 10x8 variant, one table entry behind the
+# `test-variants` feature, checked by `fenguard check` and played through the proxy. Run first:
+# the next build puts the featureless binary back in target/debug for the scripts below.
+run cargo-seam cargo test --locked --features test-variants --test variants variant10_seam::
 run cargo-tests cargo test --locked --all-targets
 run cargo-doc cargo test --locked --doc
 # Differential test of `fenguard check` against python-chess 1.11.2 (SPEC 7), fixed seed.
@@ -96,7 +100,7 @@ for what in stockfish fairy-stockfish $(sort -u "$OUT/skips-what"); do
     echo "$(grep -cxF "$what" "$OUT/skips-what" || true) tests skipped: $what missing"
 done
 script_skips=$( (cat "$OUT"/*games* 2>/dev/null || true) | grep -c '^SKIP ' || true)
-cargo_tests=$(cat "$OUT/cargo-tests" "$OUT/cargo-doc" | grep -E '^test result: ok\.' \
+cargo_tests=$(cat "$OUT/cargo-seam" "$OUT/cargo-tests" "$OUT/cargo-doc" | grep -E '^test result: ok\.' \
     | awk '{ n += $4 } END { print n + 0 }')
 summary="all passed: $cargo_tests cargo tests, oracle $(passed oracle)"
 summary+=", variant8 oracle $(passed variant8-oracle), variant10 oracle $(passed variant10-oracle)"

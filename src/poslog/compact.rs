@@ -16,7 +16,7 @@
 //! same `fen_in` and `N.moves_in` and `N.moves_out` are prefixes of its own. Every other field
 //! (`verdict`, `diagnostics`, `fen_in`, `fen_out`, `chess960`, `final_fen`, and any field a
 //! later version adds to `PositionRecord` must be added to `CompactLine` too: the byte-exact
-//! rebuild test in `tests/log_compact.rs` fails otherwise) is written as in a full record. `fenguard log` rebuilds full records
+//! rebuild test in `tests/log/log_compact.rs` fails otherwise) is written as in a full record. `fenguard log` rebuilds full records
 //! ([`crate::logview::Expander`]). The first record of a file is always full.
 
 use serde::Serialize;

@@ -37,9 +37,17 @@ pub fn bind(path: &Path) -> Result<(UnixListener, OwnSocket), String> {
         tracing::info!("removing stale socket {}", path.display());
         let _ = std::fs::remove_file(path);
     }
-    let listener = UnixListener::bind(path)
-        .map_err(|e| format!("cannot listen on unix:{}: {e}", path.display()))?;
-    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+    // Created 0600 at once (umask 0177 around the bind), never reachable with the umask's
+    // mode in between; the umask is the process's, put back at once (a file another thread
+    // creates meanwhile is at most more private).
+    // SAFETY: umask only swaps the process's file mode creation mask; it cannot fail.
+    let old = unsafe { libc::umask(0o177) };
+    let bound = UnixListener::bind(path);
+    // SAFETY: as above.
+    unsafe { libc::umask(old) };
+    let listener = bound.map_err(|e| format!("cannot listen on unix:{}: {e}", path.display()))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+        .map_err(|e| format!("cannot make unix:{} private (0600): {e}", path.display()))?;
     let meta = std::fs::symlink_metadata(path)
         .map_err(|e| format!("cannot listen on unix:{}: {e}", path.display()))?;
     let own = OwnSocket {

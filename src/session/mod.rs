@@ -65,7 +65,6 @@ use tracing::Level;
 
 pub mod chess960;
 mod commands;
-mod compat;
 mod engine_end;
 mod engine_input;
 pub mod game;

@@ -25,6 +25,9 @@
 //! Shared by `tests/props_session.rs` and the `guard_reading` fuzz target.
 
 use bytes::Bytes;
+use std::time::Instant;
+
+use fenguard::session::Input as SessionInput;
 use fenguard::session::{Action, Commands, Event, Guard, PositionRecord, Session, Verdict};
 use fenguard::uci::{UciCommand, command_word, parse_setoption, tokens};
 
@@ -115,7 +118,10 @@ pub fn session(guarded: bool, commands: Commands) -> Session {
         "option name MultiPV type spin default 1 min 1 max 500",
         "option name Debug Log File type string default",
     ] {
-        s.on_engine_line(Bytes::from(format!("{opt}\n")));
+        s.handle(
+            SessionInput::EngineLine(Bytes::from(format!("{opt}\n"))),
+            Instant::now(),
+        );
     }
     s
 }
@@ -126,7 +132,10 @@ pub fn session(guarded: bool, commands: Commands) -> Session {
 /// # Panics
 /// When a property does not hold (the message names it and shows the lines).
 pub fn check_line(s: &mut Session, line: &[u8], guarded: bool, commands: Commands) -> Vec<Vec<u8>> {
-    let actions = s.on_gui_line(Bytes::copy_from_slice(line));
+    let actions = s.handle(
+        SessionInput::GuiLine(Bytes::copy_from_slice(line)),
+        Instant::now(),
+    );
     let judged: Vec<&[u8]> = tokens(line).map(|t| t.text).collect();
     let dispatched = UciCommand::from_word(command_word(line));
     let sent: Vec<Vec<u8>> = actions

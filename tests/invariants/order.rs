@@ -14,6 +14,9 @@
 use std::collections::VecDeque;
 
 use bytes::Bytes;
+use std::time::Instant;
+
+use fenguard::session::Input as SessionInput;
 use fenguard::session::{Action, EngineExit, RestartPolicy, Session, Settings, first_token};
 
 /// The GUI commands the driver picks from.
@@ -144,7 +147,10 @@ impl OrderDriver {
                     // Maybe rejected: no kings, or Chess960 the engine did not offer.
                     self.rejections.push_back(self.asked.len());
                 }
-                let out = self.session.on_gui_line(Bytes::from(format!("{line}\n")));
+                let out = self.session.handle(
+                    SessionInput::GuiLine(Bytes::from(format!("{line}\n"))),
+                    Instant::now(),
+                );
                 self.apply(out);
             }
             Event::EngineStep => {
@@ -153,9 +159,10 @@ impl OrderDriver {
                 }
                 if let Some(line) = self.engine_input.pop_front() {
                     for reply in answer(&line) {
-                        let out = self
-                            .session
-                            .on_engine_line(Bytes::from(format!("{reply}\n")));
+                        let out = self.session.handle(
+                            SessionInput::EngineLine(Bytes::from(format!("{reply}\n"))),
+                            Instant::now(),
+                        );
                         self.apply(out);
                     }
                 }
@@ -166,10 +173,13 @@ impl OrderDriver {
                 }
                 self.alive = false;
                 self.engine_input.clear();
-                let out = self.session.on_engine_exit(EngineExit {
+                let exit = EngineExit {
                     code: Some(1),
                     ..EngineExit::default()
-                });
+                };
+                let out = self
+                    .session
+                    .handle(SessionInput::EngineExited(exit), Instant::now());
                 self.apply(out);
             }
             Event::Start => {
@@ -177,9 +187,14 @@ impl OrderDriver {
                     return;
                 }
                 self.alive = true;
-                let out = self
-                    .session
-                    .on_engine_start("model".into(), Vec::new(), None);
+                let out = self.session.handle(
+                    SessionInput::EngineStarted {
+                        command: "model".into(),
+                        args: Vec::new(),
+                        pid: None,
+                    },
+                    Instant::now(),
+                );
                 self.apply(out);
             }
         }

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use fenguard::config::{CastlingOut, Chess960Mode, EnPassantOut, OnInvalid};
+use fenguard::session::Input as SessionInput;
 use fenguard::session::{Action, Direction, EngineExit, Rules, Session, Settings, first_token};
 use fenguard::uci::{UciCommand, canonical_line, parse_setoption, tokens};
 
@@ -305,12 +306,17 @@ impl Driver {
 
     fn call_session(&mut self, call: &Call) -> Vec<Action> {
         match call {
-            Call::Line(line) => self
-                .session
-                .on_gui_line_at(Bytes::copy_from_slice(line), self.now),
-            Call::Piece { bytes, first, .. } => self
-                .session
-                .on_gui_overlong(Bytes::copy_from_slice(bytes), *first),
+            Call::Line(line) => self.session.handle(
+                SessionInput::GuiLine(Bytes::copy_from_slice(line)),
+                self.now,
+            ),
+            Call::Piece { bytes, first, .. } => self.session.handle(
+                SessionInput::GuiPiece {
+                    chunk: Bytes::copy_from_slice(bytes),
+                    first: *first,
+                },
+                self.now,
+            ),
         }
     }
 
@@ -375,7 +381,7 @@ impl Driver {
                 self.engine_piece(piece, first)
             }
             (Input::GuiEof, _) => {
-                let out = self.session.on_gui_eof();
+                let out = self.session.handle(SessionInput::GuiEof, self.now);
                 assert!(to_engine(&out).is_empty() && to_gui(&out).is_empty());
                 // Inputs waiting for `uciok` keep waiting: the end of input follows them.
                 let closes = out.contains(&Action::CloseEngineInput);
@@ -396,7 +402,9 @@ impl Driver {
             code: Some(i32::from(code)),
             ..EngineExit::default()
         };
-        let out = self.session.on_engine_exit(exit);
+        let out = self
+            .session
+            .handle(SessionInput::EngineExited(exit), self.now);
         if self.gui_piece_open {
             self.gui_overlong_cut = true;
             self.gui_piece_open = false;
@@ -457,9 +465,13 @@ impl Driver {
     }
 
     fn engine_piece(&mut self, piece: &[u8], first: bool) -> Vec<Action> {
-        let out = self
-            .session
-            .on_engine_overlong(Bytes::copy_from_slice(piece), first);
+        let out = self.session.handle(
+            SessionInput::EnginePiece {
+                chunk: Bytes::copy_from_slice(piece),
+                first,
+            },
+            self.now,
+        );
         assert!(to_engine(&out).is_empty());
         assert_eq!(to_gui(&out).first().map(|b| &b[..]), Some(piece));
         out
@@ -467,9 +479,10 @@ impl Driver {
 
     fn engine_line(&mut self, line: &[u8], mid_before: bool) -> Vec<Action> {
         let differ = self.session.chess960().notations_differ();
-        let out = self
-            .session
-            .on_engine_line_at(Bytes::copy_from_slice(line), self.now);
+        let out = self.session.handle(
+            SessionInput::EngineLine(Bytes::copy_from_slice(line)),
+            self.now,
+        );
         // A line without its end is the engine's output cut short: logged, never relayed
         // nor read (what the engine owed is answered at its exit).
         if line.last() != Some(&b'\n') {

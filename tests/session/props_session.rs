@@ -6,6 +6,9 @@
 use crate::invariants;
 
 use bytes::Bytes;
+use std::time::Instant;
+
+use fenguard::session::Input as SessionInput;
 use fenguard::session::{Action, Event, PositionRecord, Session, Verdict};
 use invariants::{Driver, Input, settings_from, to_gui};
 use proptest::prelude::*;
@@ -203,7 +206,7 @@ fn ten_thousand_moves_are_all_checked_and_sent() {
     let moves = long_game(10_000);
     let line = format!("position startpos moves {}\n", moves.join(" "));
     let mut session = Session::new(false);
-    let actions = session.on_gui_line(Bytes::from(line));
+    let actions = session.handle(SessionInput::GuiLine(Bytes::from(line)), Instant::now());
     let record = position_record(&actions);
     assert_eq!(record.verdict, Verdict::Valid);
     assert_eq!(record.moves_out.0.split(' ').count(), 10_000);
