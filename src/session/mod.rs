@@ -54,9 +54,9 @@
 //!
 //! Order (`owed.rs`): every reply the GUI asked for (`uciok`, `readyok`, `bestmove`) is an entry
 //! of one queue, and fenguard's own replies and notices wait there behind what the engine
-//! still owes. The rules in force (`variant.rs`) are asked through one [`game::Game`] (chess,
-//! an 8x8 variant, a 10x8 board; `game_moves.rs` for move lists); a variant fenguard has no
-//! rules for makes the session transparent.
+//! still owes. The rules in force ([`crate::rules::Rules`]) are asked through one
+//! [`crate::rules::Game`] (chess, an 8x8 variant, a 10x8 board; move lists and the pv rewrite
+//! in [`crate::rules`]); a variant fenguard has no rules for makes the session transparent.
 
 use std::time::{Duration, Instant};
 
