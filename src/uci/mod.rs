@@ -22,9 +22,11 @@
 //! Modules: [`gui_command`] (the UCI command words and the canonical form fenguard forwards),
 //! [`command`] (GUI commands `position`, `go`, `setoption`; engine `option` lines),
 //! [`engine_line`] (move fields of `bestmove` and `info`), [`castling`] (the two UCI castling
-//! notations), [`diag`] (move diagnostics).
+//! notations), [`diag`] (move diagnostics), [`broker`] (the stricter grammar lichess's
+//! external-engine broker reads engine output in).
 //! Source: the UCI protocol description (Stefan Meyer-Kahlen, April 2006), SPEC sections 3, 6, 7.
 
+pub mod broker;
 pub mod castling;
 pub mod command;
 pub mod diag;

@@ -10,6 +10,7 @@ mod common;
 #[path = "../serve/serve_support.rs"]
 mod serve_support;
 
+mod broker_stockfish;
 mod guard_stockfish;
 mod gui_parsers;
 mod order_replies;
