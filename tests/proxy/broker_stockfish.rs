@@ -1,9 +1,9 @@
 //! What Stockfish says through fenguard, read by the grammar of lichess's external-engine
 //! broker (`fenguard::uci::broker`, issue 18): every line of a multipv search is accepted, and
-//! `UCI_ShowWDL` makes each scored `info` line one the broker refuses (at its `wdl` token), the
-//! case a provider must rewrite. Under CI (`CI=true`) a missing Stockfish fails.
+//! `UCI_ShowWDL` makes each scored `info` line one the broker refuses (at its `wdl` token), which
+//! `broker_info` rewrites to the same line without `wdl W D L`. Under CI (`CI=true`) a missing Stockfish fails.
 
-use fenguard::uci::broker::{BrokerLine, BrokerRefusal, check_line};
+use fenguard::uci::broker::{BrokerLine, BrokerRefusal, broker_info, check_line};
 
 use crate::common::Gui;
 
@@ -52,5 +52,9 @@ fn wdl_lines_are_the_ones_the_broker_refuses() {
             Err(BrokerRefusal::UnexpectedToken(at..at + 3)),
             "{line:?}"
         );
+        // The rewrite a provider streams: the same line without its `wdl W D L`.
+        let wdl: Vec<&str> = line[at..].split(' ').take(4).collect();
+        let without = line.replace(&format!(" {}", wdl.join(" ")), "");
+        assert_eq!(broker_info(line.as_bytes()).as_deref(), Some(&*without));
     }
 }

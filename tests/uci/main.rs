@@ -4,6 +4,7 @@
 //! One test binary (`cargo test --test uci`); each module is a former test crate of its own
 //! name, so `cargo test --test uci MODULE::` runs what `--test MODULE` ran.
 
+mod broker_props;
 mod props_uci;
 mod uci_castling;
 mod uci_commands;

@@ -26,6 +26,10 @@ use std::str::FromStr;
 
 use shakmaty::uci::UciMove;
 
+mod rewrite;
+
+pub use rewrite::broker_info;
+
 /// What the broker makes of a line it accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BrokerLine {
@@ -93,6 +97,27 @@ pub fn check_line(line: &[u8]) -> Result<BrokerLine, BrokerRefusal> {
         _ => Ok(BrokerLine::Ignored),
     }
 }
+
+/// The `info` fields the broker reads (every other token of an `info` line is refused).
+const FIELDS: [&str; 17] = [
+    "multipv",
+    "depth",
+    "seldepth",
+    "time",
+    "nodes",
+    "score",
+    "currmove",
+    "currmovenumber",
+    "hashfull",
+    "nps",
+    "tbhits",
+    "sbhits",
+    "cpuload",
+    "refutation",
+    "currline",
+    "pv",
+    "string",
+];
 
 /// Space- and tab-separated tokens with their byte ranges.
 struct Tokens<'a> {
