@@ -15,6 +15,8 @@
 //! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
 //!   `net`: how both notice a peer that went away (keepalive, heartbeat).
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
+//! - [`provide`]: `fenguard provide` for lichess's external-engine API (issue 18); so far its
+//!   pure part, what a broker job becomes on the engine's side.
 
 pub mod check;
 pub mod cli;
@@ -27,6 +29,7 @@ pub mod logview;
 #[cfg(unix)]
 pub mod net;
 pub mod poslog;
+pub mod provide;
 pub mod proxy;
 pub mod rules;
 pub mod serve;
