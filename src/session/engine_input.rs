@@ -62,8 +62,10 @@ impl Session {
             EngineLine::ReadyOk => {
                 self.timers.on_readyok(now);
                 self.restart.suspects.on_readyok();
-                self.forward_to_gui(out, line.clone());
-                self.owed.answered(owed::Answer::Readyok);
+                if !self.owed.readyok_waits() {
+                    self.forward_to_gui(out, line.clone());
+                    self.owed.answered(owed::Answer::Readyok);
+                }
             }
             EngineLine::UciOk => {
                 self.gui_awaits_uciok = false;

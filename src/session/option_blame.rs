@@ -15,9 +15,14 @@
 //!    <name> made the engine exit; it is not restored any more`. The next restart goes on
 //!    without it.
 //!
-//! An option is so dropped only when the engine died right after it twice, once when the GUI
-//! sent it and once when fenguard replayed it. A `setoption` the GUI sends again later is
-//! forwarded as always.
+//! 3. A replay that dies before its final `readyok` with no suspect under test (the GUI sent
+//!    `position` and `go` right after the fatal `setoption`, so nothing was a suspect) makes
+//!    the next replay test every option with an `isready` of its own; one the engine then
+//!    dies right after is dropped.
+//!
+//! An option is so dropped only when the engine died right after it twice: once when the GUI
+//! sent it or in a replay that held it, and once right after its own replayed `isready`. A
+//! `setoption` the GUI sends again later is forwarded as always.
 
 use std::time::Instant;
 
@@ -39,6 +44,9 @@ pub(super) struct Suspects {
     isready_sent: u64,
     /// Of those, answered: by the engine's `readyok`, or by fenguard at the engine's exit.
     answered: u64,
+    /// The last replay died before its final `readyok` with no suspect under test: the next
+    /// one tests every option (rule 3).
+    test_all: bool,
 }
 
 impl Suspects {
@@ -113,7 +121,7 @@ impl Session {
         let mut lines = Vec::with_capacity(r.options.len() + r.suspects.len());
         for (key, line) in &r.options {
             lines.push(line.clone());
-            if r.suspects.contains(key) {
+            if r.suspects.test_all || r.suspects.contains(key) {
                 lines.push(Bytes::from_static(b"isready\n"));
                 barrier.tests.push_back(Some(key.clone()));
             }
@@ -128,6 +136,7 @@ impl Session {
             return true;
         };
         let Some(Some(key)) = barrier.tests.pop_front() else {
+            self.restart.suspects.test_all = false;
             return true;
         };
         self.restart.suspects.remove(&key);
@@ -143,8 +152,14 @@ impl Session {
             Phase::Barrier(barrier) => std::mem::take(&mut barrier.tests),
             _ => return,
         };
-        let Some(Some(tested)) = tests.into_iter().next() else {
-            return;
+        let tested = match tests.into_iter().next() {
+            Some(Some(tested)) => tested,
+            // Only the final `isready` was unanswered: something in the replay killed it.
+            Some(None) => {
+                self.restart.suspects.test_all = !self.restart.options.is_empty();
+                return;
+            }
+            None => return,
         };
         let r = &mut self.restart;
         r.suspects.remove(&tested);

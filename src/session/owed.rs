@@ -6,7 +6,9 @@
 //! answers it: `bestmove 0000` after a rejected position, `readyok` while the engine restarts);
 //! fenguard's own lines about a GUI command (`info string fenguard: ...`) are an entry of their
 //! own at the command's place. The engine's lines are relayed at once, as always; an engine
-//! answer takes the first engine-owed entry of its kind off the queue. fenguard's own output
+//! answer takes the first engine-owed entry of its kind off the queue. One exception: an
+//! engine `readyok` behind fenguard's own `bestmove` to an earlier `go` waits for it
+//! ([`Owed::readyok_waits`]), as a bare engine blocked in that `go` would answer. fenguard's own output
 //! is released only when every entry before it is answered, so it never overtakes a `uciok`,
 //! `readyok` or `bestmove` the engine still owes for an earlier command. A `go infinite` /
 //! `go ponder` fenguard answers itself waits for `stop` / `ponderhit` and holds nothing up
@@ -95,6 +97,26 @@ impl Owed {
     pub(super) fn answered(&mut self, answer: Answer) -> Option<Entry> {
         let i = self.entries.iter().position(|e| e.answers(answer))?;
         self.entries.remove(i)
+    }
+
+    /// The engine's `readyok` was read. When fenguard's own `bestmove` to an earlier `go` is
+    /// still due (the `go` after a rejected position, behind a search the engine has not
+    /// ended), the `readyok` waits for it: the entry it answers becomes fenguard's own, released
+    /// in its turn, and `true` is returned (the engine's line is not relayed now). A bare
+    /// engine reads nothing after a `go` until its search ends, so its `readyok` never comes
+    /// before that `go`'s `bestmove`. A held own `go infinite` holds nothing up.
+    pub(super) fn readyok_waits(&mut self) -> bool {
+        let Some(i) = self.entries.iter().position(|e| e.answers(Answer::Readyok)) else {
+            return false;
+        };
+        let behind_own_search =
+            self.entries.iter().take(i).any(
+                |e| matches!(e, Entry::Search(s) if s.own.as_ref().is_some_and(|own| !own.held)),
+            );
+        if behind_own_search {
+            self.entries[i] = Entry::Readyok { own: true };
+        }
+        behind_own_search
     }
 
     /// The engine is gone: what it owed is fenguard's to answer (a `uciok` only when

@@ -283,3 +283,61 @@ fn a_finished_search_keeps_the_options_restored() {
     let replay = engine(&mut s, "uciok");
     assert!(to_engine(&replay).contains(&"setoption name Hash value 64\n".to_owned()));
 }
+
+#[test]
+fn a_fatal_setoption_followed_at_once_by_position_and_go_is_found_by_the_replays() {
+    // The fresh-clone review's case: no `isready` after the `setoption`, so it is no suspect.
+    let mut s = restarting();
+    gui(&mut s, "uci");
+    engine(&mut s, "uciok");
+    gui(&mut s, "setoption name Hash value 32");
+    gui(&mut s, DEBUG_LOG);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go depth 1");
+    exit(&mut s);
+    start(&mut s);
+    let first = to_engine(&engine(&mut s, "uciok"));
+    assert_eq!(
+        first.iter().filter(|l| *l == "isready\n").count(),
+        1,
+        "{first:?}"
+    );
+    // The replay dies before its final readyok: the next one tests every option.
+    exit(&mut s);
+    start(&mut s);
+    let second = to_engine(&engine(&mut s, "uciok"));
+    assert_eq!(
+        second[..4],
+        [
+            "setoption name Hash value 32\n".to_owned(),
+            "isready\n".to_owned(),
+            format!("{DEBUG_LOG}\n"),
+            "isready\n".to_owned()
+        ]
+    );
+    assert!(to_gui(&engine(&mut s, "readyok")).is_empty());
+    let told = to_gui(&exit(&mut s));
+    assert!(
+        told.iter().any(|l| l.contains("made the engine exit")),
+        "{told:?}"
+    );
+    start(&mut s);
+    let third = to_engine(&engine(&mut s, "uciok"));
+    assert!(
+        !third.iter().any(|l| l.contains("Debug Log File")),
+        "{third:?}"
+    );
+    assert_eq!(third[..2], ["setoption name Hash value 32\n", "isready\n"]);
+    // That replay completes (its Hash test, then its final isready): a later crash's replay
+    // tests its options no more.
+    engine(&mut s, "readyok");
+    engine(&mut s, "readyok");
+    exit(&mut s);
+    start(&mut s);
+    let later = to_engine(&engine(&mut s, "uciok"));
+    assert_eq!(
+        later.iter().filter(|l| *l == "isready\n").count(),
+        1,
+        "{later:?}"
+    );
+}

@@ -43,6 +43,40 @@ fn own_bestmove_after_a_rejected_position_waits_for_the_owed_readyok() {
 }
 
 #[test]
+fn an_engine_readyok_waits_for_the_own_bestmove_of_an_earlier_go() {
+    // The fresh-clone review's case: a rejected position and its `go` while the engine still
+    // searches, then `isready`. Stockfish answers `isready` mid-search; a bare engine given
+    // that second `go` would have read nothing more until its search ended.
+    let mut s = Session::new(false);
+    let sent = gui_all(
+        &mut s,
+        &[
+            "position startpos",
+            "go depth 8",
+            NO_KINGS,
+            "go depth 3",
+            "isready",
+        ],
+    );
+    assert_eq!(to_gui(&sent), Vec::<String>::new());
+    assert_eq!(
+        to_engine(&sent),
+        ["position startpos\n", "go depth 8\n", "isready\n"]
+    );
+    let early = engine(&mut s, "readyok");
+    assert_eq!(to_gui(&early), Vec::<String>::new());
+    let best = engine(&mut s, "bestmove e2e4");
+    assert_eq!(
+        to_gui(&best),
+        ["bestmove e2e4\n", REJECTED, "bestmove 0000\n", "readyok\n"]
+    );
+    // An `isready` behind the engine's own search only is answered at once, as before.
+    let sent = gui_all(&mut s, &["position startpos", "go infinite", "isready"]);
+    assert_eq!(to_gui(&sent), Vec::<String>::new());
+    assert_eq!(to_gui(&engine(&mut s, "readyok")), ["readyok\n"]);
+}
+
+#[test]
 fn rejection_and_own_bestmove_wait_for_the_engines_handshake() {
     let mut s = Session::new(false);
     let sent = gui_all(&mut s, &["uci", "isready", NO_KINGS, "go depth 1"]);
