@@ -82,7 +82,11 @@ fn token(args: &ConnectArgs) -> Result<Option<String>, String> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read token file {}: {e}", path.display()))?;
-            text.lines().next().unwrap_or("").trim().to_owned()
+            let token = text.lines().next().unwrap_or("").trim().to_owned();
+            if token.is_empty() {
+                return Err(format!("token file {} is empty", path.display()));
+            }
+            token
         }
         None => std::env::var("FENGUARD_TOKEN")
             .unwrap_or_default()

@@ -79,12 +79,16 @@ impl Checker {
                 }
                 .to_string()
             }),
-            codes: analysis
-                .diagnostics()
-                .iter()
-                .filter(|d| d.is_error())
-                .map(|d| d.code.as_str())
-                .collect(),
+            codes: analysis.diagnostics().iter().filter(|d| d.is_error()).fold(
+                Vec::new(),
+                |mut codes, d| {
+                    // Each code once (one castling right after another gives the same code).
+                    if !codes.contains(&d.code.as_str()) {
+                        codes.push(d.code.as_str());
+                    }
+                    codes
+                },
+            ),
         })
     }
 

@@ -123,6 +123,13 @@ fn check_gives_both_verdicts_when_the_mode_decides() {
          (UCI_Chess960 off): repaired: r3k2r/8/8/8/8/8/8/R3K1R1 w kq - 0 1 \
          (castling-needs-chess960)\n"
     );
+    // Four rights of one kind name their code once.
+    let o = check(&["1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"], "");
+    assert!(
+        stdout(&o).ends_with(" (castling-needs-chess960)\n"),
+        "{}",
+        stdout(&o)
+    );
     // No mode decides a standard position: no extra fields.
     let o = check(&["--format", "json", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"], "");
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");

@@ -181,6 +181,28 @@ fn a_refused_connect_exits_1_with_the_reason_on_stderr() {
 }
 
 #[test]
+fn an_empty_token_file_is_an_error_before_connecting() {
+    let dir = test_dir("connect-empty-token");
+    let empty = dir.join("empty-token");
+    std::fs::write(&empty, "\n").unwrap();
+    // Nothing listens on port 1: the error must come before any connection is tried.
+    let out = Command::new(FENGUARD)
+        .args([
+            "connect",
+            "127.0.0.1:1",
+            "--token-file",
+            empty.to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is empty"), "{stderr}");
+    assert!(!stderr.contains("cannot connect to"), "{stderr}");
+}
+
+#[test]
 fn plain_connect_to_a_tls_port_relays_no_tls_bytes_and_names_tls() {
     let dir = test_dir("plain-to-tls");
     let key = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).unwrap();
