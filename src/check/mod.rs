@@ -62,7 +62,7 @@ pub struct VariantArgs {
     /// caparandom and in a chess position only Chess960 allows).
     #[arg(long)]
     pub legal_moves: bool,
-    /// Debug output (chess and 10x8 variants, `--format json`): the perft node count of each
+    /// Debug output (every checked variant, `--format json`): the perft node count of each
     /// valid position to this depth, as `"perft": N`.
     #[arg(long, value_name = "DEPTH")]
     pub perft: Option<u32>,

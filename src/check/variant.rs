@@ -31,9 +31,6 @@ pub(super) fn run(args: &CheckArgs) -> Option<ExitCode> {
     let rules = Rules::for_variant(variant);
     match &rules {
         Rules::Chess => None,
-        Rules::Eight(_) if args.variant.perft.is_some() => {
-            usage("--perft applies to the 10x8 variants".to_owned())
-        }
         Rules::Eight(_) | Rules::Ten(_) => Some(run_variant(args, rules, variant)),
         Rules::Unchecked(_) => {
             let mut names: Vec<&str> = Variant10::ALL.iter().map(|v| v.name()).collect();
@@ -188,6 +185,9 @@ impl VariantChecker {
             chess960: v.shown.as_ref().is_some_and(Game::needs_chess960),
             diagnostics: records(&v.diagnostics, input),
             legal_moves: moves.as_deref(),
+            perft: self
+                .perft
+                .and_then(|d| v.shown.as_ref().map(|g| crate::rules::perft(g, d))),
         };
         serde_json::to_writer(&mut *out, &record)?;
         out.write_all(b"\n")
@@ -279,6 +279,8 @@ struct Record8<'a> {
     diagnostics: Cow<'a, [Diagnostic]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_moves: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    perft: Option<u64>,
 }
 
 /// One JSON line of a 10x8 variant: SPEC section 4's fields, plus `variant` and the debug

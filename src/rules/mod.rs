@@ -179,3 +179,22 @@ pub trait GameRules: Clone + fmt::Debug {
     /// passant; counters may differ): the pv rewriter's cache stays valid across them.
     fn reads_like(&self, other: &Self) -> bool;
 }
+
+/// The number of leaf positions `depth` plies below `pos` (perft, move-generation check): every
+/// legal move, recursively, as shakmaty's `perft` counts them (a position the variant has ended
+/// has no legal moves). Depth 0 is 1.
+pub fn perft<R: GameRules>(pos: &R, depth: u32) -> u64 {
+    let moves = pos.legal_moves();
+    match depth {
+        0 => 1,
+        1 => moves.len() as u64,
+        _ => moves
+            .into_iter()
+            .map(|m| {
+                let mut after = pos.clone();
+                after.play(m);
+                perft(&after, depth - 1)
+            })
+            .sum(),
+    }
+}

@@ -124,7 +124,10 @@ fn check_gives_both_verdicts_when_the_mode_decides() {
          (castling-needs-chess960)\n"
     );
     // Four rights of one kind name their code once.
-    let o = check(&["1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"], "");
+    let o = check(
+        &["1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"],
+        "",
+    );
     assert!(
         stdout(&o).ends_with(" (castling-needs-chess960)\n"),
         "{}",
@@ -134,6 +137,48 @@ fn check_gives_both_verdicts_when_the_mode_decides() {
     let o = check(&["--format", "json", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"], "");
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
     assert!(v.get("standard_valid").is_none(), "{v}");
+}
+
+/// `--perft` for the 8x8 variants (it was a usage error): python-chess 1.11.2's counts by
+/// recursion over `legal_moves`.
+#[test]
+fn check_perft_works_for_the_8x8_variants() {
+    for (variant, fen, depth, nodes) in [
+        (
+            "racingkings",
+            "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+            "3",
+            11264,
+        ),
+        (
+            "crazyhouse",
+            "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR[P] b KQkq - 0 2",
+            "3",
+            52302,
+        ),
+        (
+            "atomic",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "3",
+            8902,
+        ),
+    ] {
+        let o = check(
+            &[
+                "--variant",
+                variant,
+                "--format",
+                "json",
+                "--perft",
+                depth,
+                fen,
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(0), "{variant}: {}", stdout(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+        assert_eq!(v["perft"], nodes, "{variant}: {v}");
+    }
 }
 
 /// Issue 21: `--legal-moves` and `--perft` for chess, as for the 10x8 variants.
