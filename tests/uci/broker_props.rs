@@ -2,54 +2,43 @@
 //! writes on an `info` line, `broker_info` gives a line the broker reads (or drops it for a
 //! `multipv` it cannot attribute), is idempotent, and keeps a line the broker reads already.
 
-use fenguard::uci::broker::{BrokerLine, broker_info, check_line};
+use fenguard::uci::broker::{BrokerLine, FIELDS, broker_info, check_line};
 use proptest::prelude::*;
 
 /// A token an engine might write: the broker's fields, UCI words it lacks, numbers of every
 /// shape, moves of chess and of 10x8 boards, and junk.
 fn token() -> impl Strategy<Value = String> {
     prop_oneof![
-        prop::sample::select(vec![
-            "multipv",
-            "depth",
-            "seldepth",
-            "time",
-            "nodes",
-            "score",
-            "cp",
-            "mate",
-            "lowerbound",
-            "upperbound",
-            "currmove",
-            "currmovenumber",
-            "hashfull",
-            "nps",
-            "tbhits",
-            "sbhits",
-            "cpuload",
-            "refutation",
-            "currline",
-            "pv",
-            "string",
-            "wdl",
-            "movesleft",
-            "ebf",
-            "e2e4",
-            "e7e8q",
-            "e1h1",
-            "0000",
-            "P@e4",
-            "a1j1",
-            "i7i8",
-            "(none)",
-            "+3",
-            "-7",
-            "1.5",
-            "99999999999",
-            "18446744073709551616",
-            "\u{b}",
-            "\u{e9}",
-        ])
+        prop::sample::select(
+            FIELDS
+                .iter()
+                .copied()
+                .chain([
+                    "cp",
+                    "mate",
+                    "lowerbound",
+                    "upperbound",
+                    "wdl",
+                    "movesleft",
+                    "ebf",
+                    "e2e4",
+                    "e7e8q",
+                    "e1h1",
+                    "0000",
+                    "P@e4",
+                    "a1j1",
+                    "i7i8",
+                    "(none)",
+                    "+3",
+                    "-7",
+                    "1.5",
+                    "99999999999",
+                    "18446744073709551616",
+                    "\u{b}",
+                    "\u{e9}",
+                ])
+                .collect::<Vec<_>>()
+        )
         .prop_map(str::to_owned),
         (0u64..12).prop_map(|n| n.to_string()),
         "[a-z0-9@+-]{1,6}",

@@ -98,8 +98,9 @@ pub fn check_line(line: &[u8]) -> Result<BrokerLine, BrokerRefusal> {
     }
 }
 
-/// The `info` fields the broker reads (every other token of an `info` line is refused).
-const FIELDS: [&str; 17] = [
+/// The `info` fields the broker reads, in lila-engine's order (every other token of an `info`
+/// line is refused).
+pub const FIELDS: [&str; 17] = [
     "multipv",
     "depth",
     "seldepth",
