@@ -126,7 +126,7 @@ impl VariantChecker {
     fn line<W: Write>(&mut self, input: &[u8], out: &mut W) -> io::Result<()> {
         self.line_number += 1;
         let (castling, ep) = (self.settings.castling, self.settings.ep);
-        let moves_too = self.legal_moves && !self.ten;
+        let moves_too = self.legal_moves;
         if self.settings.format == Format::Fen && !self.settings.repair && !moves_too {
             // Only the verdict and the position are printed: no notes needed.
             let game = Game::valid(&self.rules, input, self.chess960_allowed());
@@ -144,21 +144,28 @@ impl VariantChecker {
             }
             (Format::Json, true) => self.json10(input, &v, fen, out),
             (Format::Json, false) => self.json8(input, &v, fen.as_deref(), out),
-            (Format::Human, true) => write_human_block(
-                out,
-                self.line_number,
-                (v.valid, v.repaired),
-                fen.as_deref(),
-                input,
-                &v.diagnostics,
-            ),
+            (Format::Human, true) => {
+                write_human_block(
+                    out,
+                    self.line_number,
+                    (v.valid, v.repaired),
+                    fen.as_deref(),
+                    input,
+                    &v.diagnostics,
+                )?;
+                self.moves_line8(&v, out)
+            }
             (Format::Human, false) => self.human8(input, &v, fen.as_deref(), out),
         }
     }
 
-    /// The 8x8 legal moves of the printed position, in the `--standard` notation.
+    /// The legal moves of the printed position: 8x8 in the `--standard` notation, 10x8 as
+    /// its JSON writes them (king-to-target castles, king-takes-rook in caparandom).
     fn moves8(&self, v: &Verdict) -> Option<Vec<String>> {
-        let notation = Notation::from_chess960(self.chess960_allowed());
+        let notation = match self.ten {
+            true => Notation::Standard,
+            false => Notation::from_chess960(self.chess960_allowed()),
+        };
         let game = v.shown.as_ref().filter(|_| self.legal_moves)?;
         let moves = game.legal_moves().into_iter();
         Some(
@@ -216,9 +223,9 @@ impl VariantChecker {
         self.moves_line8(v, out)
     }
 
-    /// `moves: ...` after an 8x8 line's fen or human output, with `--legal-moves`.
+    /// `moves: ...` after a line's fen or human output, with `--legal-moves`.
     fn moves_line8<W: Write>(&self, v: &Verdict, out: &mut W) -> io::Result<()> {
-        match self.moves8(v).filter(|_| !self.ten) {
+        match self.moves8(v) {
             Some(moves) => writeln!(out, "moves: {}", moves.join(" ")),
             None => Ok(()),
         }

@@ -220,3 +220,28 @@ fn check_legal_moves_and_perft_work_for_chess() {
         "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
     ])));
 }
+
+/// `--legal-moves` prints a `moves:` line in the human and fen formats for the 10x8 variants
+/// too (it did for the 8x8 ones only), the same moves as the JSON list.
+#[test]
+fn check_legal_moves_line_for_10x8_matches_the_json_list() {
+    let fen = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+    let base = ["--variant", "capablanca", "--legal-moves"];
+    let json = check(&[&base[..], &["--format", "json", fen]].concat(), "");
+    let v: serde_json::Value = serde_json::from_str(stdout(&json).trim()).expect("json");
+    let listed: Vec<&str> = v["legal_moves"]
+        .as_array()
+        .expect("legal moves")
+        .iter()
+        .map(|m| m[0].as_str().unwrap())
+        .collect();
+    assert_eq!(listed.len(), 28);
+    for format in ["human", "fen"] {
+        let o = check(&[&base[..], &["--format", format, fen]].concat(), "");
+        let line = stdout(&o)
+            .lines()
+            .find_map(|l| l.strip_prefix("moves: ").map(str::to_owned))
+            .unwrap_or_else(|| panic!("{format}: {}", stdout(&o)));
+        assert_eq!(line.split(' ').collect::<Vec<_>>(), listed, "{format}");
+    }
+}
