@@ -1,7 +1,10 @@
 //! Logged games as PGN: the moves of a session's `position` records, in SAN (shakmaty).
 //!
 //! A game is a run of `position` records of one session, each extending the one before (same
-//! `fen_in`, its moves a prefix of the next one's); rejected and forwarded records are skipped.
+//! `fen_in`, its moves a prefix of the next one's), or the one before without its last move: a
+//! pondering GUI's ponder position (`moves ... P` and `go ponder`) is followed after a ponder
+//! miss by the position with the move really played instead of `P`. Rejected and forwarded
+//! records are skipped.
 //! Its moves are the last record's `moves_out`, played from `fen_out`, read in the engine's
 //! notation (`chess960`). A start other than the standard start position gets `SetUp` and
 //! `FEN` tags (X-FEN castling); a game in Chess960 mode gets `Variant "Chess960"` and always
@@ -79,7 +82,7 @@ impl Games {
         };
         match self.open.get_mut(&session) {
             Some(open)
-                if open.fen_in == game.fen_in && game.moves_in.starts_with(&open.moves_in) =>
+                if open.fen_in == game.fen_in && continues(&open.moves_in, &game.moves_in) =>
             {
                 let ts = std::mem::take(&mut open.ts);
                 *open = Game { ts, ..game };
@@ -95,6 +98,14 @@ impl Games {
         games.sort_by(|a, b| a.ts.cmp(&b.ts));
         games
     }
+}
+
+/// Whether a record with moves `new` goes on the game whose last record had `last`: it extends
+/// it, or it extends `last` without its last move (a ponder move the opponent did not play, or
+/// python-chess's next search after pondering; two moves at least, so that two one-move games
+/// are not taken for one).
+fn continues(last: &[String], new: &[String]) -> bool {
+    new.starts_with(last) || (last.len() >= 2 && new.starts_with(&last[..last.len() - 1]))
 }
 
 fn tag(out: &mut String, name: &str, value: &str) {
@@ -190,4 +201,44 @@ fn start_position(fen: Option<&str>) -> String {
         || fen.unwrap_or_default().to_owned(),
         |p| Fen::from_position(&p, EnPassantMode::Legal).to_string(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn record(moves: &[&str]) -> Value {
+        json!({"kind": "position", "verdict": "valid", "session": "s", "ts": "t",
+               "fen_in": "startpos", "fen_out": "startpos", "chess960": false,
+               "moves_in": moves, "moves_out": moves})
+    }
+
+    #[test]
+    fn a_ponder_miss_does_not_split_the_game() {
+        let mut games = Games::default();
+        for moves in [
+            &["e2e4"][..],
+            &["e2e4", "e7e5"],
+            &["e2e4", "e7e5", "g1f3", "b8c6"], // ponder position: b8c6 predicted
+            &["e2e4", "e7e5", "g1f3", "g8f6"], // the miss: g8f6 played
+            &["e2e4", "e7e5", "g1f3", "g8f6", "f3e5", "d7d6"],
+            &["e2e4", "e7e5", "g1f3", "g8f6", "f3e5"], // the ponder move taken back
+            &["e2e4", "e7e5", "g1f3", "g8f6", "f3e5", "d7d5"],
+        ] {
+            assert!(games.add(&record(moves), true).is_none(), "{moves:?}");
+        }
+        let all = games.finish();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].moves_out.last().map(String::as_str), Some("d7d5"));
+        // A new game with another first move is another game.
+        let mut games = Games::default();
+        games.add(&record(&["e2e4"]), true);
+        assert!(games.add(&record(&["d2d4"]), true).is_some());
+        // So is one that leaves the moves of the last two plies.
+        let mut games = Games::default();
+        games.add(&record(&["e2e4", "e7e5", "g1f3"]), true);
+        assert!(games.add(&record(&["e2e4", "d7d5"]), true).is_some());
+    }
 }
