@@ -1,4 +1,5 @@
-//! Logged games as PGN: the moves of a session's `position` records, in SAN (shakmaty).
+//! Logged games as PGN: the moves of a session's `position` records, in SAN (shakmaty), for
+//! chess, Chess960 and the 8x8 variants PGN knows (python-chess's `Variant` tag names).
 //!
 //! A game is a run of `position` records of one session, each extending the one before (same
 //! `fen_in`, its moves a prefix of the next one's), or the one before without its last move: a
@@ -15,9 +16,11 @@ use std::fmt::Write as _;
 use serde_json::Value;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::variant::{Variant, VariantPosition};
+use shakmaty::{CastlingMode, EnPassantMode, Position};
 
-use crate::rules::read_move;
+use crate::rules::read_uci;
 use crate::uci::Notation;
 
 /// One game being collected.
@@ -37,6 +40,8 @@ pub struct Game {
     fen_out: String,
     moves_out: Vec<String>,
     chess960: bool,
+    /// The record's `variant` (the `UCI_Variant` in force), `None` for chess.
+    variant: Option<String>,
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -79,6 +84,7 @@ impl Games {
             fen_out,
             moves_out: strings(&record["moves_out"]),
             chess960: record["chess960"].as_bool().unwrap_or(false),
+            variant: record["variant"].as_str().map(str::to_owned),
         };
         match self.open.get_mut(&session) {
             Some(open)
@@ -113,16 +119,38 @@ fn tag(out: &mut String, name: &str, value: &str) {
     let _ = writeln!(out, "[{name} \"{value}\"]");
 }
 
+/// shakmaty's variant and the PGN `Variant` tag (python-chess's names) of a `UCI_Variant`, for
+/// the 8x8 variants PGN has; `None` for another one (giveaway castles, 10x8 boards).
+fn pgn_variant(name: &str) -> Option<(Variant, &'static str)> {
+    Some(match name {
+        "crazyhouse" => (Variant::Crazyhouse, "Crazyhouse"),
+        "atomic" => (Variant::Atomic, "Atomic"),
+        "kingofthehill" => (Variant::KingOfTheHill, "King of the Hill"),
+        "3check" => (Variant::ThreeCheck, "Three-check"),
+        "horde" => (Variant::Horde, "Horde"),
+        "racingkings" => (Variant::RacingKings, "Racing Kings"),
+        "antichess" => (Variant::Antichess, "Antichess"),
+        _ => return None,
+    })
+}
+
+/// The start position: the variant's own for `startpos`, else the FEN read with any castling.
+fn start(variant: Variant, fen: Option<&str>) -> Option<VariantPosition> {
+    match fen {
+        None => Some(VariantPosition::new(variant)),
+        Some(fen) => {
+            let setup = Fen::from_ascii(fen.as_bytes()).ok()?.into_setup();
+            VariantPosition::from_setup(variant, setup, CastlingMode::Chess960).ok()
+        }
+    }
+}
+
 impl Game {
-    /// The game as PGN text (tags, a blank line, movetext, a blank line).
+    /// The game as PGN text (tags, a blank line, movetext, a blank line). A game of an 8x8
+    /// variant gets its `Variant` tag (python-chess's names) and is read by its rules; one of a
+    /// variant PGN has no SAN for here (giveaway, 10x8) gets its tags and a comment.
     pub fn to_pgn(&self) -> String {
         let start_fen = (self.fen_out != "startpos").then_some(self.fen_out.as_str());
-        let start: Option<Chess> = match start_fen {
-            None => Some(Chess::default()),
-            Some(fen) => Fen::from_ascii(fen.as_bytes())
-                .ok()
-                .and_then(|f| f.into_position(CastlingMode::Chess960).ok()),
-        };
         let mut out = String::new();
         let date = self.ts.get(..10).unwrap_or("????-??-??").replace('-', ".");
         tag(&mut out, "Event", "fenguard log");
@@ -131,7 +159,20 @@ impl Game {
         tag(&mut out, "Round", "-");
         tag(&mut out, "White", "?");
         tag(&mut out, "Black", "?");
-        let Some(mut pos) = start else {
+        let variant = match self.variant.as_deref() {
+            None | Some("chess") => Some((Variant::Chess, "Chess960")),
+            Some(name) => pgn_variant(name),
+        };
+        let Some((variant, variant_tag)) = variant else {
+            tag(&mut out, "Result", "*");
+            let name = self.variant.as_deref().unwrap_or_default();
+            let _ = write!(
+                out,
+                "\n{{fenguard: variant `{name}` is not written as PGN}} *\n\n"
+            );
+            return out;
+        };
+        let Some(mut pos) = start(variant, start_fen) else {
             tag(&mut out, "Result", "*");
             let fen = start_fen.unwrap_or_default();
             let _ = write!(
@@ -140,10 +181,14 @@ impl Game {
             );
             return out;
         };
+        let first = pos.clone();
         let mut moves = String::new();
         let notation = Notation::from_chess960(self.chess960);
         for (i, text) in self.moves_out.iter().enumerate() {
-            let Ok(reading) = read_move(&pos, text.as_bytes(), notation) else {
+            let reading = UciMove::from_ascii(text.as_bytes())
+                .ok()
+                .and_then(|uci| read_uci(&pos, uci, notation).ok());
+            let Some(reading) = reading else {
                 let _ = write!(moves, "{{fenguard: move {} `{text}` not legal}} ", i + 1);
                 break;
             };
@@ -158,13 +203,17 @@ impl Game {
         }
         let result = pos.outcome().as_str();
         tag(&mut out, "Result", result);
-        if self.chess960 {
-            tag(&mut out, "Variant", "Chess960");
+        let chess = variant == Variant::Chess;
+        if !chess || self.chess960 {
+            tag(&mut out, "Variant", variant_tag);
         }
-        if start_fen.is_some() || self.chess960 {
-            let start = start_position(start_fen);
+        if start_fen.is_some() || (chess && self.chess960) {
             tag(&mut out, "SetUp", "1");
-            tag(&mut out, "FEN", &start);
+            tag(
+                &mut out,
+                "FEN",
+                &Fen::from_position(&first, EnPassantMode::Legal).to_string(),
+            );
         }
         let _ = write!(out, "\n{}\n\n", wrap(&format!("{moves}{result}")));
         out
@@ -187,20 +236,6 @@ fn wrap(text: &str) -> String {
         width += word.len();
     }
     out
-}
-
-/// The start position's X-FEN (shakmaty writes `KQkq` for outermost rooks, file letters else).
-fn start_position(fen: Option<&str>) -> String {
-    let pos: Option<Chess> = match fen {
-        None => Some(Chess::default()),
-        Some(fen) => Fen::from_ascii(fen.as_bytes())
-            .ok()
-            .and_then(|f| f.into_position(CastlingMode::Chess960).ok()),
-    };
-    pos.map_or_else(
-        || fen.unwrap_or_default().to_owned(),
-        |p| Fen::from_position(&p, EnPassantMode::Legal).to_string(),
-    )
 }
 
 #[cfg(test)]

@@ -442,3 +442,87 @@ fn follow_waits_for_the_file_and_reads_every_file_rotated_between_polls() {
         .collect();
     assert_eq!(seqs, (1..=40).collect::<Vec<u64>>(), "{text}");
 }
+
+/// `--pgn` of a crazyhouse game (drops included) played through the proxy: a `Variant` tag and
+/// the moves by crazyhouse rules, which python-chess reads back to the logged final position.
+/// (It was read as chess: the drop came out as "not legal".) A giveaway or 10x8 game, which has
+/// no PGN here, gets a comment saying so.
+#[test]
+fn pgn_of_a_crazyhouse_game_read_back_by_python_chess_equals_the_game() {
+    let python_chess = Command::new("python3")
+        .args(["-c", "import chess.variant"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !python_chess {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "python-chess is missing under CI"
+        );
+        crate::common::skipped("python-chess");
+        return;
+    }
+    let moves = "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 P@e4 a5e5 g1f3 P@d4";
+    let mut gui = Gui::fake_ready("log-cli-pgn-zh", "");
+    gui.send("setoption name UCI_Variant value crazyhouse");
+    gui.send(&format!("position startpos moves {moves}"));
+    gui.send("setoption name UCI_Variant value capablanca");
+    gui.send("position startpos moves e2e4");
+    gui.sync();
+    gui.send("quit");
+    gui.proxy.wait_exit();
+    let file = gui.proxy.log_dir.join("positions.jsonl");
+    let (pgn, err, code) = fenguard_log(&["--pgn", file.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(pgn.contains("[Variant \"Crazyhouse\"]"), "{pgn}");
+    assert!(pgn.contains("4. @e4"), "{pgn}"); // a pawn drop, as python-chess writes it
+    assert!(
+        pgn.contains("{fenguard: variant `capablanca` is not written as PGN}"),
+        "{pgn}"
+    );
+    let final_fen = gui
+        .records()
+        .iter()
+        .find(|r| r["kind"] == "position" && r["variant"] == "crazyhouse")
+        .unwrap()["final_fen"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let script = r#"
+import io, sys, chess, chess.pgn
+game = chess.pgn.read_game(io.StringIO(sys.stdin.read()))
+assert not game.errors, game.errors
+board = game.board()
+assert board.uci_variant == "crazyhouse", board.uci_variant
+moves = []
+for move in game.mainline_moves():
+    moves.append(board.uci(move))
+    board.push(move)
+assert moves == sys.argv[1].split(), (moves, sys.argv[1])
+# Without the halfmove clock: python-chess 1.11.2 does not reset it at a pawn drop (README).
+placement = lambda fen: fen.rsplit(" ", 2)[0]
+assert placement(board.fen()) == placement(sys.argv[2]), (board.fen(), sys.argv[2])
+print("ok", len(moves))
+"#;
+    let mut child = Command::new("python3")
+        .args(["-c", script, moves, &final_fen])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(pgn.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
