@@ -6,7 +6,7 @@
 //! it has a token (`--token-file F`, else `$FENGUARD_TOKEN`), then relays bytes both ways,
 //! line by line, unchanged. When the connection is lost while the GUI still talks to it, the
 //! GUI gets `info string fenguard: connection lost: ...` and what it still waits for
-//! ([`owed`]: `uciok` for a `uci`, `readyok` for an `isready`, `bestmove 0000` for each search
+//! (`owed.rs`: `uciok` for a `uci`, `readyok` for an `isready`, `bestmove 0000` for each search
 //! it started and has no `bestmove` for), and `connect` exits with status 1: to a GUI that is
 //! an engine that ended, which it reports and lets the user restart (a silent reconnect would
 //! give it a new engine with none of its options, hash or position). After the GUI's `quit` or
@@ -14,7 +14,7 @@
 //!
 //! A dead server is noticed within `--peer-timeout-s` (+ `--keepalive-s`): TCP keepalive and
 //! `TCP_USER_TIMEOUT` ([`crate::net::keepalive`]) on the TCP socket, and a
-//! [heartbeat](crate::net::heartbeat) asked for on the `auth` line, watched by [`link`].
+//! [heartbeat](crate::net::heartbeat) asked for on the `auth` line, watched by `link.rs`.
 
 #[cfg(unix)]
 mod link;

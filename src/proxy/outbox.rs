@@ -69,7 +69,7 @@ impl<W: Write> Outbox<W> {
         }
     }
 
-    /// Writes in pieces of [`PIECE`] bytes and notes each one's progress, so that
+    /// Writes in pieces of `PIECE` bytes and notes each one's progress, so that
     /// [`Outbox::stalled_for`] tells a reader that stopped from one that reads slowly.
     pub fn noting_progress(mut self) -> Outbox<W> {
         self.piece = PIECE;

@@ -110,7 +110,7 @@ fn read_king_move<P: Position>(
 }
 
 /// Finds the legal move a parsed UCI move means in `pos`, read in `notation`: a king move by
-/// [`read_king_move`], anything else as shakmaty reads it, and a pawn move to the last rank
+/// `read_king_move`, anything else as shakmaty reads it, and a pawn move to the last rank
 /// without a piece is `MissingPromotion` holding its queen promotion. Generic over shakmaty
 /// positions, so the 8x8 variants read moves by the same rules; a drop (`P@e4`) is legal where
 /// the variant allows it (never in chess).

@@ -9,7 +9,7 @@
 //!
 //! Admission, before any engine starts: a pre-auth place ([`admission`]: `max_startups`,
 //! `max_startups_per_addr`, the descriptor reserve), the TLS handshake (TLS listeners), then
-//! the first line, at most [`conn::MAX_AUTH_LINE`] bytes within [`conn::AUTH_TIMEOUT`]:
+//! the first line, at most `conn::MAX_AUTH_LINE` bytes within `conn::AUTH_TIMEOUT`:
 //! `auth <token>` when tokens are configured (with none, an `auth` line is dropped and a UCI
 //! command is the first UCI line; anything else is refused, see [`first_line`]); then
 //! `max_sessions`. A refusal is one line, `info string fenguard: refused: REASON`, after a

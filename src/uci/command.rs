@@ -33,7 +33,7 @@ pub struct PositionCommand<'a> {
     pub start: PositionStart,
     /// The `moves` keyword, when present (it may be followed by no moves at all).
     pub moves_keyword: Option<Token<'a>>,
-    /// The move tokens after `moves`, unchecked (see [`super::play_moves`]).
+    /// The move tokens after `moves`, unchecked (see [`crate::rules::play_moves`]).
     pub moves: Vec<Token<'a>>,
 }
 

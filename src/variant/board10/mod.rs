@@ -46,7 +46,7 @@ mod uci;
 mod write;
 
 pub use analysis::{Analysis10, Options};
-pub use piece::{Piece10, Role10, Variant10};
+pub use piece::{Piece10, Role10, Rules10, TABLE, Variant10};
 pub use position::{Board10, Move10, MoveKind, Side};
 pub use square::Square10;
 pub use uci::{Notation, UciError10};
