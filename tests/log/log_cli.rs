@@ -134,13 +134,14 @@ fn every_position_record_rebuilds_to_the_guis_line_and_the_line_the_engine_read(
     );
 }
 
-#[test]
-fn pgn_of_a_logged_chess960_game_read_back_by_python_chess_equals_the_game() {
-    let python_chess = Command::new("python3")
-        .args(["-c", "import chess.pgn"])
+/// Whether python-chess can be imported; under CI its absence fails, elsewhere it is a
+/// counted skip.
+fn python_chess_present() -> bool {
+    let present = Command::new("python3")
+        .args(["-c", "import chess.pgn, chess.variant"])
         .status()
         .is_ok_and(|s| s.success());
-    if !python_chess {
+    if !present {
         assert_ne!(
             std::env::var("CI").as_deref(),
             Ok("true"),
@@ -148,6 +149,39 @@ fn pgn_of_a_logged_chess960_game_read_back_by_python_chess_equals_the_game() {
         );
         eprintln!("python-chess not installed: PGN read-back not checked");
         crate::common::skipped("python-chess");
+    }
+    present
+}
+
+/// Runs the python `script` with `args`, `pgn` on its stdin; its stdout once it succeeded.
+fn read_back(script: &str, args: &[&str], pgn: &str) -> String {
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(pgn.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "python-chess: {}\n{pgn}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+#[test]
+fn pgn_of_a_logged_chess960_game_read_back_by_python_chess_equals_the_game() {
+    if !python_chess_present() {
         return;
     }
     let moves = game960(90);
@@ -182,30 +216,8 @@ assert moves == sys.argv[2].split(), (moves, sys.argv[2])
 assert board.fen() == sys.argv[3], (board.fen(), sys.argv[3])
 print("ok", len(moves))
 "#;
-    let mut child = Command::new("python3")
-        .args(["-c", script, START, &moves.join(" "), &final_fen])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(pgn.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "python-chess: {}\n{pgn}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        format!("ok {}", moves.len())
-    );
+    let told = read_back(script, &[START, &moves.join(" "), &final_fen], &pgn);
+    assert_eq!(told, format!("ok {}", moves.len()));
 }
 
 fn record(seq: u64, moves: &str, rejected: bool) -> Record {
@@ -449,17 +461,7 @@ fn follow_waits_for_the_file_and_reads_every_file_rotated_between_polls() {
 /// no PGN here, gets a comment saying so.
 #[test]
 fn pgn_of_a_crazyhouse_game_read_back_by_python_chess_equals_the_game() {
-    let python_chess = Command::new("python3")
-        .args(["-c", "import chess.variant"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !python_chess {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "python-chess is missing under CI"
-        );
-        crate::common::skipped("python-chess");
+    if !python_chess_present() {
         return;
     }
     let moves = "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 P@e4 a5e5 g1f3 P@d4";
@@ -504,25 +506,6 @@ placement = lambda fen: fen.rsplit(" ", 2)[0]
 assert placement(board.fen()) == placement(sys.argv[2]), (board.fen(), sys.argv[2])
 print("ok", len(moves))
 "#;
-    let mut child = Command::new("python3")
-        .args(["-c", script, moves, &final_fen])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(pgn.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let told = read_back(script, &[moves, &final_fen], &pgn);
+    assert_eq!(told, format!("ok {}", moves.split(' ').count()));
 }
