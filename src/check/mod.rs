@@ -56,10 +56,11 @@ pub struct VariantArgs {
     /// `embassy`.
     #[arg(long = "variant", value_name = "NAME", default_value = "chess", value_parser = parse_variant)]
     pub variant: crate::variant::Variant,
-    /// Debug output (chess, 10x8 variants and 8x8 variants, `--format json`): each valid
-    /// position's legal moves in UCI, with the FEN after each in chess and 10x8, as
-    /// `"legal_moves": [["e2e4", "<fen>"], ...]` (castles king-to-target, king-takes-rook in
-    /// caparandom and in a chess position only Chess960 allows).
+    /// Debug output (chess, 10x8 variants and 8x8 variants, `--format json`; for a variant also
+    /// a `moves:` line in the human and fen formats): each valid position's legal moves in UCI,
+    /// with the FEN after each in chess and 10x8, as `"legal_moves": [["e2e4", "<fen>"], ...]`
+    /// (castles king-to-target, king-takes-rook in caparandom and in a chess position only
+    /// Chess960 allows).
     #[arg(long)]
     pub legal_moves: bool,
     /// Debug output (every checked variant, `--format json`): the perft node count of each

@@ -66,7 +66,9 @@ pub struct LogArgs {
     #[arg(short, long, conflicts_with = "pgn")]
     pub follow: bool,
     /// Write the logged games as PGN (their last record passing the filters; SAN, `SetUp` and
-    /// `FEN` tags for a non-standard start, `Variant "Chess960"` in Chess960 mode).
+    /// `FEN` tags for a non-standard start, `Variant "Chess960"` in Chess960 mode, the 8x8
+    /// variants by their rules with python-chess's `Variant` tag; a ponder move not played does
+    /// not split a game).
     #[arg(long)]
     pub pgn: bool,
 }
