@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-/// The whole configuration file: `[engine]`, `[positions]`, `[guard]`, `[log]` and `[serve]`.
+/// The whole configuration file: `[engine]`, `[positions]`, `[guard]`, `[log]`, `[serve]`, `[provider]`
+/// and `[metrics]`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
@@ -29,6 +30,10 @@ pub struct Config {
     pub log: LogConfig,
     /// The daemon (`fenguard serve`, SPEC section 11).
     pub serve: crate::serve::config::ServeConfig,
+    /// lichess's external-engine provider (`fenguard provide`, SPEC section 13).
+    pub provider: crate::provide::config::ProviderConfig,
+    /// The metrics listener of `serve` and `provide` (SPEC section 13).
+    pub metrics: crate::metrics::config::MetricsConfig,
 }
 
 /// The `[engine]` section.

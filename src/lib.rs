@@ -26,6 +26,7 @@ pub mod fen;
 pub mod framing;
 pub mod logging;
 pub mod logview;
+pub mod metrics;
 #[cfg(unix)]
 pub mod net;
 pub mod poslog;

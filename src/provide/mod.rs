@@ -4,4 +4,5 @@
 //! grammar for what is streamed back ([`crate::uci::broker`]). The shell (registration, the
 //! long poll, streaming, workers) is to come, around the same [`crate::session::Session`].
 
+pub mod config;
 pub mod work;
