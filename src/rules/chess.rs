@@ -31,7 +31,7 @@ use shakmaty::{
     Bitboard, CastlingSide, Chess, EnPassantMode, File, Move, Position, Rank, Role, Square,
 };
 
-use super::{GameRules, Kind};
+use super::{GameRules, Kind, legality};
 use crate::fen::{self, CastlingStyle, EpMode, FenDisplay};
 use crate::uci::Notation;
 
@@ -41,8 +41,109 @@ fn back_rank<P: Position>(pos: &P) -> Rank {
     pos.turn().fold_wb(Rank::First, Rank::Eighth)
 }
 
+/// The questions reading a move asks of a position: [`Shakmaty`] asks the position itself
+/// (every shakmaty position, the 8x8 variants included); [`Tables`] answers chess from the
+/// attack tables ([`super::legality`], the same answers without move lists).
+trait Judge<P: Position> {
+    /// Whether `m` is legal (`Position::is_legal`).
+    fn is_legal(pos: &P, m: Move) -> bool;
+    /// The legal castle of the king on `king` on `side` (from `Position::castling_moves`).
+    fn castle(pos: &P, side: CastlingSide, king: Square) -> Option<Move>;
+    /// The legal move a UCI move names (`UciMove::to_move`).
+    fn to_move(pos: &P, uci: UciMove) -> Option<Move>;
+}
+
+/// Legality asked of the shakmaty position.
+struct Shakmaty;
+
+impl<P: Position> Judge<P> for Shakmaty {
+    fn is_legal(pos: &P, m: Move) -> bool {
+        pos.is_legal(m)
+    }
+
+    fn castle(pos: &P, side: CastlingSide, king: Square) -> Option<Move> {
+        pos.castling_moves(side)
+            .into_iter()
+            .find(|m| matches!(m, Move::Castle { king: k, .. } if *k == king))
+    }
+
+    fn to_move(pos: &P, uci: UciMove) -> Option<Move> {
+        uci.to_move(pos).ok()
+    }
+}
+
+/// Chess legality from the attack tables ([`super::legality`]).
+struct Tables;
+
+impl Judge<Chess> for Tables {
+    fn is_legal(pos: &Chess, m: Move) -> bool {
+        legality::is_legal(pos, m)
+    }
+
+    fn castle(pos: &Chess, side: CastlingSide, king: Square) -> Option<Move> {
+        legality::castle(pos, side)
+            .filter(|m| matches!(m, Move::Castle { king: k, .. } if *k == king))
+    }
+
+    fn to_move(pos: &Chess, uci: UciMove) -> Option<Move> {
+        let candidate = match uci {
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => candidate(pos, from, to, promotion)?,
+            UciMove::Put { .. } | UciMove::Null => return uci.to_move(pos).ok(),
+        };
+        legality::is_legal(pos, candidate).then_some(candidate)
+    }
+}
+
+/// The move shakmaty's `UciMove::to_move` judges for `from` `to` `promotion` (its code): a king
+/// taking its own rook with that right or making the two-square move from its e-file square
+/// is a castle, a pawn moving diagonally to an empty square en passant, anything else a normal
+/// move; `None` for an empty `from` or a promotion of a piece.
+fn candidate(pos: &Chess, from: Square, to: Square, promotion: Option<Role>) -> Option<Move> {
+    let role = pos.board().role_at(from)?;
+    if promotion.is_some() && role != Role::Pawn {
+        return None;
+    }
+    let turn = pos.turn();
+    Some(
+        if role == Role::King && (pos.castles().castling_rights() & pos.us()).contains(to) {
+            Move::Castle {
+                king: from,
+                rook: to,
+            }
+        } else if role == Role::King
+            && from == turn.fold_wb(Square::E1, Square::E8)
+            && to.rank() == back_rank(pos)
+            && from.distance(to) == 2
+        {
+            let rook = if from.file() < to.file() {
+                turn.fold_wb(Square::H1, Square::H8)
+            } else {
+                turn.fold_wb(Square::A1, Square::A8)
+            };
+            Move::Castle { king: from, rook }
+        } else if role == Role::Pawn
+            && from.file() != to.file()
+            && !pos.board().occupied().contains(to)
+        {
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal {
+                role,
+                from,
+                capture: pos.board().role_at(to),
+                to,
+                promotion,
+            }
+        },
+    )
+}
+
 /// The legal castle of the king on `from` toward the castling square `to`, if `to` is one.
-fn castle_toward<P: Position>(pos: &P, from: Square, to: Square) -> Option<Move> {
+fn castle_toward<P: Position, J: Judge<P>>(pos: &P, from: Square, to: Square) -> Option<Move> {
     if to.rank() != back_rank(pos) || from.rank() != to.rank() {
         return None;
     }
@@ -51,16 +152,14 @@ fn castle_toward<P: Position>(pos: &P, from: Square, to: Square) -> Option<Move>
         File::C => CastlingSide::QueenSide,
         _ => return None,
     };
-    pos.castling_moves(side)
-        .into_iter()
-        .find(|m| matches!(m, Move::Castle { king, .. } if *king == from))
+    J::castle(pos, side, from)
 }
 
 /// A king move `from` `to` read in `notation` (SPEC 7): king-takes-own-rook is castling when
 /// that right exists; a two-square king move from the e-file is castling in standard notation
 /// and an ordinary king move unless it is only a castle in Chess960 notation. Generic over the
 /// shakmaty position, so the 8x8 variants read castles by the same rules.
-fn read_king_move<P: Position>(
+fn read_king_move<P: Position, J: Judge<P>>(
     pos: &P,
     from: Square,
     to: Square,
@@ -71,7 +170,7 @@ fn read_king_move<P: Position>(
             king: from,
             rook: to,
         };
-        return pos.is_legal(castle).then_some(Reading {
+        return J::is_legal(pos, castle).then_some(Reading {
             mv: castle,
             ambiguous: false,
         });
@@ -83,8 +182,8 @@ fn read_king_move<P: Position>(
         to,
         promotion: None,
     };
-    let ordinary = (from != to && pos.is_legal(ordinary)).then_some(ordinary);
-    let castle = castle_toward(pos, from, to);
+    let ordinary = (from != to && J::is_legal(pos, ordinary)).then_some(ordinary);
+    let castle = castle_toward::<P, J>(pos, from, to);
     let castle = match notation {
         Notation::Standard => castle,
         Notation::Chess960 => castle.filter(|m| match *m {
@@ -113,11 +212,21 @@ fn read_king_move<P: Position>(
 /// `read_king_move`, anything else as shakmaty reads it, and a pawn move to the last rank
 /// without a piece is `MissingPromotion` holding its queen promotion. Generic over shakmaty
 /// positions, so the 8x8 variants read moves by the same rules; a drop (`P@e4`) is legal where
-/// the variant allows it (never in chess).
+/// the variant allows it (never in chess). Legality is asked of the position (shakmaty's
+/// generators); [`read_move`] reads chess the same way from the attack tables.
 ///
 /// # Errors
 /// [`ReadError`]: `Null` for `0000`, `Illegal` or `MissingPromotion` otherwise.
 pub fn read_uci<P: Position>(
+    pos: &P,
+    uci: UciMove,
+    notation: Notation,
+) -> Result<Reading, ReadError> {
+    read_by::<P, Shakmaty>(pos, uci, notation)
+}
+
+/// [`read_uci`] with legality asked of `J`.
+fn read_by<P: Position, J: Judge<P>>(
     pos: &P,
     uci: UciMove,
     notation: Notation,
@@ -130,25 +239,24 @@ pub fn read_uci<P: Position>(
         } => (from, to, promotion),
         UciMove::Null => return Err(ReadError::Null),
         UciMove::Put { .. } => {
-            return uci
-                .to_move(pos)
+            return J::to_move(pos, uci)
                 .map(|mv| Reading {
                     mv,
                     ambiguous: false,
                 })
-                .map_err(|_| ReadError::Illegal);
+                .ok_or(ReadError::Illegal);
         }
     };
     let role = pos.board().role_at(from).ok_or(ReadError::Illegal)?;
     if role == Role::King && promotion.is_none() && pos.us().contains(from) {
-        return read_king_move(pos, from, to, notation).ok_or(ReadError::Illegal);
+        return read_king_move::<P, J>(pos, from, to, notation).ok_or(ReadError::Illegal);
     }
-    match uci.to_move(pos) {
-        Ok(mv) => Ok(Reading {
+    match J::to_move(pos, uci) {
+        Some(mv) => Ok(Reading {
             mv,
             ambiguous: false,
         }),
-        Err(_) => {
+        None => {
             let last = pos.turn().fold_wb(Rank::Eighth, Rank::First);
             if role == Role::Pawn && promotion.is_none() && to.rank() == last {
                 let queen = UciMove::Normal {
@@ -156,7 +264,7 @@ pub fn read_uci<P: Position>(
                     to,
                     promotion: Some(Role::Queen),
                 };
-                if let Ok(mv) = queen.to_move(pos) {
+                if let Some(mv) = J::to_move(pos, queen) {
                     return Err(ReadError::MissingPromotion(mv));
                 }
             }
@@ -167,12 +275,14 @@ pub fn read_uci<P: Position>(
 
 /// Finds the legal move the UCI text `text` means in `pos`, read in `notation` (rules in the
 /// module docs). `text` is one token without whitespace; promotion letters may be upper case.
+/// The same reading as [`read_uci`], legality judged from the attack tables
+/// ([`super::legality`]) instead of shakmaty's move lists.
 ///
 /// # Errors
 /// [`ReadError`] says why it is not a legal move.
 pub fn read_move(pos: &Chess, text: &[u8], notation: Notation) -> Result<Reading, ReadError> {
     let uci = UciMove::from_ascii(text).map_err(|_| ReadError::Syntax)?;
-    read_uci(pos, uci, notation)
+    read_by::<Chess, Tables>(pos, uci, notation)
 }
 
 /// Writes the legal move `mv` of `pos` in `notation`. The flag is true when a castle is
@@ -180,6 +290,11 @@ pub fn read_move(pos: &Chess, text: &[u8], notation: Notation) -> Result<Reading
 /// as another move, or the king does not move (`ambiguous-castling-move`). Generic over
 /// shakmaty positions (chess and the 8x8 variants).
 pub fn write_move<P: Position>(pos: &P, mv: Move, notation: Notation) -> (UciMove, bool) {
+    write_by::<P, Shakmaty>(pos, mv, notation)
+}
+
+/// [`write_move`] with legality asked of `J`.
+fn write_by<P: Position, J: Judge<P>>(pos: &P, mv: Move, notation: Notation) -> (UciMove, bool) {
     let chess960 = UciMove::from_chess960(mv);
     match (mv, notation) {
         (Move::Castle { king, .. }, Notation::Standard) => {
@@ -187,7 +302,7 @@ pub fn write_move<P: Position>(pos: &P, mv: Move, notation: Notation) -> (UciMov
             if standard.to() == Some(king) {
                 return (chess960, true);
             }
-            match read_uci(pos, standard, Notation::Standard) {
+            match read_by::<P, J>(pos, standard, Notation::Standard) {
                 Ok(r) if r.mv == mv => (standard, false),
                 _ => (chess960, true),
             }
@@ -268,7 +383,7 @@ impl GameRules for Chess {
     }
 
     fn write(&self, mv: Move, notation: Notation) -> (UciMove, bool) {
-        write_move(self, mv, notation)
+        write_by::<Chess, Tables>(self, mv, notation)
     }
 
     fn append_uci(uci: &UciMove, buf: &mut Vec<u8>) {

@@ -27,6 +27,7 @@
 pub mod chess;
 mod eight;
 mod game;
+pub mod legality;
 pub mod moves;
 pub mod rewrite;
 mod ruleset;
