@@ -77,9 +77,9 @@ impl FenDisplay<'_> {
     }
 }
 
-/// Appends the piece placement: a mailbox filled from the bitboards, then one branch-free
-/// pass over the squares into a stack buffer (at most 71 bytes), copied once. Every square
-/// writes a pending count and its piece, and advances past what applies.
+/// Appends the piece placement: a mailbox filled from the bitboards, then each rank's
+/// occupied squares in file order (a count of the empty squares before each, and after the
+/// last) into a stack buffer (at most 71 bytes), copied once.
 fn append_board(buf: &mut Vec<u8>, board: &Board) {
     let mut mailbox = [0u8; 64];
     for color in Color::ALL {
@@ -91,20 +91,23 @@ fn append_board(buf: &mut Vec<u8>, board: &Board) {
             }
         }
     }
+    let occupied = board.occupied().0;
     let mut text = [0u8; 80];
     let mut n = 0;
-    for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for &c in &mailbox[rank * 8..rank * 8 + 8] {
-            let piece = c != 0;
-            text[n] = b'0' + empty;
-            n += usize::from(piece & (empty > 0));
-            text[n] = c;
-            n += usize::from(piece);
-            empty = if piece { 0 } else { empty + 1 };
+    for rank in (0..8usize).rev() {
+        let mut files = (occupied >> (rank * 8)) as u8;
+        let mut next = 0u8; // the file after the last piece written
+        while files != 0 {
+            let file = files.trailing_zeros() as u8;
+            text[n] = b'0' + (file - next);
+            n += usize::from(file > next);
+            text[n] = mailbox[rank * 8 + usize::from(file)];
+            n += 1;
+            next = file + 1;
+            files &= files - 1;
         }
-        text[n] = b'0' + empty;
-        n += usize::from(empty > 0);
+        text[n] = b'0' + (8 - next);
+        n += usize::from(next < 8);
         text[n] = b'/';
         n += 1;
     }
@@ -208,6 +211,31 @@ impl std::str::FromStr for CastlingStyle {
                 found: s.to_owned(),
                 expected: "xfen or shredder",
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::append_board;
+    use proptest::prelude::*;
+    use shakmaty::{Board, Color, Piece, Role, Square};
+
+    proptest! {
+        /// The placement written is shakmaty's (`Board` as FEN) for any board.
+        #[test]
+        fn placement_is_shakmatys(cells in prop::collection::vec(0u8..24, 64)) {
+            let mut board = Board::empty();
+            for (i, &c) in cells.iter().enumerate() {
+                if c < 12 {
+                    let color = if c % 2 == 0 { Color::White } else { Color::Black };
+                    let role = Role::ALL[usize::from(c / 2)];
+                    board.set_piece_at(Square::new(i as u32), Piece { color, role });
+                }
+            }
+            let mut buf = Vec::new();
+            append_board(&mut buf, &board);
+            prop_assert_eq!(String::from_utf8(buf).unwrap(), board.to_string());
         }
     }
 }

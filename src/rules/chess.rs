@@ -51,6 +51,14 @@ trait Judge<P: Position> {
     fn castle(pos: &P, side: CastlingSide, king: Square) -> Option<Move>;
     /// The legal move a UCI move names (`UciMove::to_move`).
     fn to_move(pos: &P, uci: UciMove) -> Option<Move>;
+    /// Whether `standard`, the two-square text of the legal castle `castle` (its king moves),
+    /// reads back in standard notation as that castle.
+    fn reads_back(pos: &P, castle: Move, standard: UciMove) -> bool
+    where
+        Self: Sized,
+    {
+        matches!(read_by::<P, Self>(pos, standard, Notation::Standard), Ok(r) if r.mv == castle)
+    }
 }
 
 /// Legality asked of the shakmaty position.
@@ -95,6 +103,27 @@ impl Judge<Chess> for Tables {
             UciMove::Put { .. } | UciMove::Null => return uci.to_move(pos).ok(),
         };
         legality::is_legal(pos, candidate).then_some(candidate)
+    }
+
+    /// The reading of `read_king_move` without asking what `castle`'s legality already
+    /// answers: the text names a square with a castling rook of ours (then it reads as the
+    /// castle onto that rook), or it reads as the castle toward that square (the one legal
+    /// castle of that side, `castle`) unless it is also a legal king move.
+    fn reads_back(pos: &Chess, castle: Move, standard: UciMove) -> bool {
+        let (Move::Castle { king, rook }, Some(to)) = (castle, standard.to()) else {
+            return false;
+        };
+        if (pos.castles().castling_rights() & pos.us()).contains(to) {
+            return to == rook;
+        }
+        let ordinary = Move::Normal {
+            role: Role::King,
+            from: king,
+            capture: pos.board().role_at(to),
+            to,
+            promotion: None,
+        };
+        !legality::is_legal(pos, ordinary)
     }
 }
 
@@ -282,6 +311,18 @@ fn read_by<P: Position, J: Judge<P>>(
 /// [`ReadError`] says why it is not a legal move.
 pub fn read_move(pos: &Chess, text: &[u8], notation: Notation) -> Result<Reading, ReadError> {
     let uci = UciMove::from_ascii(text).map_err(|_| ReadError::Syntax)?;
+    if let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = uci
+        && let Some(mv) = legality::plain_move(pos, from, to, promotion)
+    {
+        return Ok(Reading {
+            mv,
+            ambiguous: false,
+        });
+    }
     read_by::<Chess, Tables>(pos, uci, notation)
 }
 
@@ -302,9 +343,9 @@ fn write_by<P: Position, J: Judge<P>>(pos: &P, mv: Move, notation: Notation) -> 
             if standard.to() == Some(king) {
                 return (chess960, true);
             }
-            match read_by::<P, J>(pos, standard, Notation::Standard) {
-                Ok(r) if r.mv == mv => (standard, false),
-                _ => (chess960, true),
+            match J::reads_back(pos, mv, standard) {
+                true => (standard, false),
+                false => (chess960, true),
             }
         }
         _ => (chess960, false),
@@ -319,13 +360,14 @@ pub(crate) fn append_uci(uci: &UciMove, buf: &mut Vec<u8>) {
             to,
             promotion,
         } => {
-            for sq in [from, to] {
-                buf.push(sq.file().char() as u8);
-                buf.push(sq.rank().char() as u8);
-            }
-            if let Some(role) = promotion {
-                buf.push(role.char() as u8);
-            }
+            let text = [
+                from.file().char() as u8,
+                from.rank().char() as u8,
+                to.file().char() as u8,
+                to.rank().char() as u8,
+                promotion.map_or(0, |role| role.char() as u8),
+            ];
+            buf.extend_from_slice(&text[..4 + usize::from(promotion.is_some())]);
         }
         other => buf.extend_from_slice(other.to_string().as_bytes()),
     }
@@ -380,6 +422,21 @@ impl GameRules for Chess {
 
     fn read(&self, text: &[u8], notation: Notation) -> Result<Reading, ReadError> {
         read_move(self, text, notation)
+    }
+
+    /// Any move but a king's (which may be a castle) and en passant, read from the attack
+    /// tables ([`legality::plain_move`]); its UCI text is the same in both notations.
+    fn read_plain(&self, text: &[u8]) -> Option<(Move, UciMove)> {
+        let uci = UciMove::from_ascii(text).ok()?;
+        let UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } = uci
+        else {
+            return None;
+        };
+        legality::plain_move(self, from, to, promotion).map(|mv| (mv, uci))
     }
 
     fn write(&self, mv: Move, notation: Notation) -> (UciMove, bool) {

@@ -17,9 +17,10 @@ use std::fmt;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
-use super::{GameRules, Kind, ReadError, Reading, Rules, chess};
+use super::moves::play_each;
+use super::{GameRules, Kind, MovesOutcome, ReadError, Reading, Rules, chess};
 use crate::fen::{self, CastlingStyle, Diagnostic, EpMode, Geometry};
-use crate::uci::Notation;
+use crate::uci::{Notation, Token};
 use crate::variant::board10::{self, Board10, Move10};
 use crate::variant::eight::{self, Position8};
 
@@ -294,6 +295,26 @@ impl GameRules for Game {
             (Game::Eight(a), Game::Eight(b)) => a.reads_like(b),
             (Game::Ten(a), Game::Ten(b)) => a.reads_like(b),
             _ => false,
+        }
+    }
+
+    /// The list played on the arm's own rules (one dispatch for the whole list, not three a
+    /// move), its outcome then given in the game's types: the same outcome.
+    fn play_list(
+        self,
+        moves: &[Token<'_>],
+        first: usize,
+        notations: (Notation, Notation),
+        repair: bool,
+    ) -> MovesOutcome<Game> {
+        match self {
+            Game::Chess(c) => {
+                play_each(c, moves, first, notations, repair).map(Game::Chess, Written::Uci)
+            }
+            Game::Eight(p) => play_each(*p, moves, first, notations, repair)
+                .map(|p| Game::Eight(Box::new(p)), Written::Uci),
+            Game::Ten(b) => play_each(*b, moves, first, notations, repair)
+                .map(|b| Game::Ten(Box::new(b)), Written::Text),
         }
     }
 }

@@ -78,6 +78,34 @@ pub fn castle(pos: &Chess, side: CastlingSide) -> Option<Move> {
     Some(Move::Castle { king, rook })
 }
 
+/// The legal normal move of the piece on `from` (not a king) to `to` with `promotion`, as
+/// shakmaty's `UciMove::to_move` reads it (the capture is what stands on `to`); `None` when
+/// it is not legal, or when shakmaty would read the text as another kind of move (a king's
+/// move, which may be a castle, or a pawn's diagonal step to an empty square, en passant).
+/// The reader's fast path: `None` sends the text to the full reading.
+pub(crate) fn plain_move(
+    pos: &Chess,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    let board = pos.board();
+    let role = board.role_at(from)?;
+    if role == Role::King
+        || (role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to))
+    {
+        return None;
+    }
+    let capture = board.role_at(to);
+    normal_of_role(pos, role, from, to, promotion).then_some(Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    })
+}
+
 /// A normal move's legality by the rules of shakmaty's `san_candidates` (no check) and
 /// `evasions` (check), then its pin filter.
 fn normal(
@@ -88,27 +116,39 @@ fn normal(
     to: Square,
     promotion: Option<Role>,
 ) -> bool {
+    // shakmaty's candidates name what stands on the target as the capture.
+    let board = pos.board();
+    board.role_at(from) == Some(role)
+        && board.role_at(to) == capture
+        && normal_of_role(pos, role, from, to, promotion)
+}
+
+/// [`normal`] for the `role` that stands on `from`.
+fn normal_of_role(
+    pos: &Chess,
+    role: Role,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> bool {
     let board = pos.board();
     let turn = pos.turn();
     let us = pos.us();
+    // shakmaty's candidates move a piece of ours, never onto one of ours.
+    if !us.contains(from) || us.contains(to) {
+        return false;
+    }
     let Some(king) = board.king_of(turn) else {
         return false;
     };
-    // shakmaty's candidates move a piece of ours, never onto one of ours, and name what
-    // stands on the target as the capture.
-    if board.role_at(from) != Some(role)
-        || !us.contains(from)
-        || us.contains(to)
-        || board.role_at(to) != capture
+    if role == Role::King
+        && (promotion.is_some() || from != king || !attacks::king_attacks(king).contains(to))
     {
         return false;
     }
     let occupied = board.occupied();
     let checkers = board.attacks_to(king, !turn, occupied);
     if role == Role::King {
-        if promotion.is_some() || from != king || !attacks::king_attacks(king).contains(to) {
-            return false;
-        }
         // In check, the squares behind the king on a checking slider's line stay attacked.
         let mut attacked = Bitboard(0);
         (checkers & board.sliders()).for_each(|checker| {
@@ -133,11 +173,7 @@ fn normal(
         Role::Queen => attacks::queen_attacks(from, occupied).contains(to),
         Role::King => false,
     };
-    if !reaches {
-        return false;
-    }
-    let blockers = slider_blockers(board, pos.them(), king);
-    !blockers.contains(from) || attacks::aligned(from, to, king)
+    reaches && (!pinned(board, pos.them(), king, from) || attacks::aligned(from, to, king))
 }
 
 /// Whether the pawn on `from` moves to `to` with `promotion` as shakmaty's `gen_pawn_moves`
@@ -177,19 +213,23 @@ fn pawn_reaches(
             && turn.fold_wb(Bitboard::SOUTH, Bitboard::NORTH).contains(to))
 }
 
-/// The pieces (of either side) that stand alone between `king` and an enemy slider on its
-/// line: shakmaty's `slider_blockers`.
-fn slider_blockers(board: &Board, enemy: Bitboard, king: Square) -> Bitboard {
-    let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens())
-        | (attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens());
-    let mut blockers = Bitboard(0);
-    (snipers & enemy).for_each(|sniper| {
-        let between = attacks::between(king, sniper) & board.occupied();
-        if !between.more_than_one() {
-            blockers.add(between);
-        }
-    });
-    blockers
+/// Whether `from` (not the king's square) is in shakmaty's `slider_blockers`: the only piece
+/// between `king` and an enemy slider on their common line (rook or queen on a rank or file,
+/// bishop or queen on a diagonal).
+fn pinned(board: &Board, enemy: Bitboard, king: Square, from: Square) -> bool {
+    let line = attacks::ray(king, from);
+    if line.is_empty() {
+        return false;
+    }
+    let sliders = if king.file() == from.file() || king.rank() == from.rank() {
+        board.rooks_and_queens()
+    } else {
+        board.bishops_and_queens()
+    };
+    let alone = Bitboard::from_square(from);
+    (line & sliders & enemy)
+        .into_iter()
+        .any(|sniper| attacks::between(king, sniper) & board.occupied() == alone)
 }
 
 #[cfg(test)]

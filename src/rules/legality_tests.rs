@@ -1,10 +1,11 @@
 //! The chess fast path against the old one (issue 17): [`legality::is_legal`] and
-//! [`legality::castle`] against shakmaty's `is_legal` / `castling_moves`, and chess's
-//! readers and writer (`Chess as GameRules`: [`read_move`], `write`) against a frozen copy of
-//! the reading before the fast path (`old_*` below: shakmaty's `UciMove::to_move` and move
-//! lists), over every from / to / promotion text in the positions of random games from
-//! standard, Chess960 and constructed starts (checks, double checks, pins, en passant,
-//! promotions, castling through and out of check).
+//! [`legality::castle`] against shakmaty's `is_legal` / `castling_moves`; chess's readers
+//! and writer (`Chess as GameRules`: [`read_move`], `write`) against a frozen copy of the
+//! reading before the fast path (`old_*` below: shakmaty's `UciMove::to_move` and move
+//! lists); the move lists' fast path (`read_plain`) against both. Over every from / to /
+//! promotion text in the positions of random games from standard, Chess960 and constructed
+//! starts (checks, double checks, pins, en passant, promotions, castling through and out of
+//! check).
 
 use proptest::prelude::*;
 use shakmaty::fen::Fen;
@@ -190,6 +191,10 @@ const STARTS: &[&str] = &[
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "3k4/8/8/8/8/8/8/4RK1R w H - 0 1",
+    "4k3/8/8/8/8/8/8/4K1R1 w G - 0 1",
+    "1k6/8/8/8/8/8/8/RK5R w HA - 0 1",
+    "nrbbqknr/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKNR w HBhb - 0 1",
 ];
 
 fn position(fen: &str) -> Chess {
@@ -310,6 +315,21 @@ fn compare(pos: &Chess) -> Result<(), String> {
         for notation in [Notation::Standard, Notation::Chess960] {
             let new = read_move(pos, &text, notation);
             let old = old_read_move(pos, &text, notation);
+            if let Some((mv, uci)) = pos.read_plain(&text) {
+                let written = old_write_move(pos, mv, notation).0;
+                if old
+                    != Ok(Reading {
+                        mv,
+                        ambiguous: false,
+                    })
+                    || uci != written
+                {
+                    let text = String::from_utf8_lossy(&text);
+                    return Err(format!(
+                        "read_plain `{text}` ({notation:?}) in {fen}: {mv:?}"
+                    ));
+                }
+            }
             if new != old {
                 let text = String::from_utf8_lossy(&text);
                 return Err(format!(
@@ -335,6 +355,10 @@ fn every_start_reads_as_before() {
     for fen in STARTS {
         compare(&position(fen)).unwrap();
     }
+    let start = position(STARTS[0]);
+    assert!(start.read_plain(b"e2e4").is_some());
+    assert!(start.read_plain(b"g1f3").is_some());
+    assert!(start.read_plain(b"e1e2").is_none()); // a king's move: the full reading
 }
 
 proptest! {

@@ -46,6 +46,7 @@ pub use ruleset::Rules;
 
 use crate::fen::{CastlingStyle, EpMode};
 pub use crate::uci::Notation;
+use crate::uci::Token;
 
 /// The legal move a UCI text means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +117,14 @@ pub trait GameRules: Clone + fmt::Debug {
         notation: Notation,
     ) -> Result<Reading<Self::Move>, ReadError<Self::Move>>;
 
+    /// The move lists' fast path: `Some` when `text` is a legal move that both castling
+    /// notations read alike, with nothing to report, and that both write alike: then it is
+    /// `(read(text, n).mv, write(mv, n).0)` for either notation `n`. `None` (the default)
+    /// sends `text` to [`GameRules::read`] and [`GameRules::write`].
+    fn read_plain(&self, _text: &[u8]) -> Option<(Self::Move, Self::Uci)> {
+        None
+    }
+
     /// Writes the legal move `mv` in `notation`; the flag says a castle had to be written
     /// king-takes-rook in standard notation (`ambiguous-castling-move`).
     fn write(&self, mv: Self::Move, notation: Notation) -> (Self::Uci, bool);
@@ -147,7 +156,8 @@ pub trait GameRules: Clone + fmt::Debug {
     fn fen(&self, castling: CastlingStyle, ep: EpMode) -> String {
         let mut buf = Vec::with_capacity(96);
         self.append_fen(castling, ep, &mut buf);
-        String::from_utf8_lossy(&buf).into_owned()
+        String::from_utf8(buf)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
     /// Whether a castling right needs Chess960 (king or rook off its standard file).
@@ -179,6 +189,19 @@ pub trait GameRules: Clone + fmt::Debug {
     /// Whether `other` reads moves exactly as `self` (board, side, castling rights, en
     /// passant; counters may differ): the pv rewriter's cache stays valid across them.
     fn reads_like(&self, other: &Self) -> bool;
+
+    /// [`play_moves_from`] from this position: `moves` (the list's moves from the `first`th,
+    /// 1-based) read in `notations.0` and written in `notations.1`, one at a time. [`Game`]
+    /// picks its arm once for the whole list.
+    fn play_list(
+        self,
+        moves: &[Token<'_>],
+        first: usize,
+        notations: (Notation, Notation),
+        repair: bool,
+    ) -> MovesOutcome<Self> {
+        moves::play_each(self, moves, first, notations, repair)
+    }
 }
 
 /// The number of leaf positions `depth` plies below `pos` (perft, move-generation check): every

@@ -103,6 +103,9 @@ pub(super) fn translate_one<R: GameRules>(
     repair: bool,
     diags: &mut Vec<MoveDiagnostic>,
 ) -> Result<(R::Move, R::Uci), MoveDiagnostic> {
+    if let Some(plain) = pos.read_plain(tok.text) {
+        return Ok(plain);
+    }
     let mv = match pos.read(tok.text, from) {
         Ok(r) => {
             if r.ambiguous {
@@ -178,10 +181,21 @@ pub fn play_moves_from<R: GameRules>(
     engine: Notation,
     repair: bool,
 ) -> MovesOutcome<R> {
+    start.play_list(moves, first, (gui, engine), repair)
+}
+
+/// The loop of [`play_moves_from`], one move at a time under `R` (what
+/// [`GameRules::play_list`] runs; [`super::Game`] runs it on its arm's rules).
+pub(super) fn play_each<R: GameRules>(
+    start: R,
+    moves: &[Token<'_>],
+    first: usize,
+    notations: (Notation, Notation),
+    repair: bool,
+) -> MovesOutcome<R> {
     let mut position = start;
     let mut out = Vec::with_capacity(moves.len());
     let mut diagnostics = Vec::new();
-    let notations = (gui, engine);
     for (i, tok) in moves.iter().enumerate() {
         let index = first + i;
         match translate_one(
@@ -213,6 +227,23 @@ pub fn play_moves_from<R: GameRules>(
         position,
         diagnostics,
         stopped_at: None,
+    }
+}
+
+impl<R: GameRules> MovesOutcome<R> {
+    /// The same outcome in other types: the position by `position`, each move by `uci` (a
+    /// [`super::Game`] arm's outcome as the game's).
+    pub(super) fn map<S: GameRules>(
+        self,
+        position: impl FnOnce(R) -> S,
+        uci: impl FnMut(R::Uci) -> S::Uci,
+    ) -> MovesOutcome<S> {
+        MovesOutcome {
+            moves: self.moves.into_iter().map(uci).collect(),
+            position: position(self.position),
+            diagnostics: self.diagnostics,
+            stopped_at: self.stopped_at,
+        }
     }
 }
 

@@ -15,7 +15,7 @@
 use super::chess960::Chess960State;
 use super::game::append_written;
 use super::position::{Outcome, joined, lossy, process_command, split_terminator, verdict};
-use super::record::{Moves, Verdict};
+use super::record::{Moves, PositionRecord, Verdict};
 use super::variant::Rules;
 use crate::config::{OnInvalid, PositionsConfig};
 use crate::rules::play_moves_from;
@@ -57,29 +57,36 @@ impl PositionMemo {
         let cmd = parse_position(body);
         if let Ok(cmd) = &cmd
             && let Some(memo) = &mut self.last
-            && memo.extend(body, term, cmd, config, c960, rules)
+            && let Some((raw, sent)) = memo.extend(body, term, cmd, config, c960, rules)
         {
             self.continued += 1;
-            return memo.outcome.clone();
+            let mut outcome = memo.outcome.clone();
+            outcome.record.raw = raw;
+            outcome.sent = Some(sent);
+            return outcome;
         }
         let shape = cmd.as_ref().ok().map(|cmd| {
             let last_move = cmd.moves.last().map(|t| t.span.clone());
             (cmd.start.clone(), cmd.moves.len(), last_move)
         });
         let outcome = process_command(line, cmd, config, c960, rules);
-        self.last = match shape {
-            Some((start, moves, last_move)) if continuable(&outcome, config) => Some(Memo {
-                body: body.to_vec(),
-                config: config.clone(),
-                c960: *c960,
-                rules: rules.clone(),
-                start,
-                moves,
-                last_move,
-                outcome: outcome.clone(),
-            }),
-            _ => None,
-        };
+        match shape {
+            Some((start, moves, last_move)) if continuable(&outcome, config) => {
+                // The last memo's buffers are reused: a line that starts a new game every time
+                // allocates nothing here.
+                let memo = self.last.get_or_insert_with(Memo::empty);
+                memo.body.clear();
+                memo.body.extend_from_slice(body);
+                memo.config.clone_from(config);
+                memo.c960 = *c960;
+                memo.rules.clone_from(rules);
+                memo.start = start;
+                memo.moves = moves;
+                memo.last_move = last_move;
+                remember(&mut memo.outcome, &outcome);
+            }
+            _ => self.last = None,
+        }
         outcome
     }
 
@@ -87,6 +94,49 @@ impl PositionMemo {
     pub fn continued(&self) -> u64 {
         self.continued
     }
+}
+
+/// Copies `src` into `dst` (reusing `dst`'s buffers) but for what a continuation builds anew
+/// from its own line, the GUI's line (`raw`) and the bytes sent, which are left empty. Every
+/// field is named, so that a field added to [`Outcome`] or [`PositionRecord`] must be added
+/// here.
+fn remember(dst: &mut Outcome, src: &Outcome) {
+    let Outcome {
+        record,
+        sent: _,
+        searched,
+        enable_chess960,
+        start_fen,
+    } = src;
+    let PositionRecord {
+        raw: _,
+        verdict,
+        diagnostics,
+        fen_in,
+        fen_out,
+        moves_in,
+        moves_out,
+        chess960,
+        final_fen,
+        sent,
+        variant,
+    } = record;
+    let kept = &mut dst.record;
+    kept.raw.clear();
+    kept.verdict = *verdict;
+    kept.diagnostics.clone_from(diagnostics);
+    kept.fen_in.clone_from(fen_in);
+    kept.fen_out.clone_from(fen_out);
+    kept.moves_in.0.clone_from(&moves_in.0);
+    kept.moves_out.0.clone_from(&moves_out.0);
+    kept.chess960 = *chess960;
+    kept.final_fen.clone_from(final_fen);
+    kept.sent.clone_from(sent);
+    kept.variant.clone_from(variant);
+    dst.sent = None;
+    dst.searched.clone_from(searched);
+    dst.enable_chess960 = *enable_chess960;
+    dst.start_fen.clone_from(start_fen);
 }
 
 /// Whether a later line may continue `outcome`: it was sent as checked, every move played, and
@@ -100,9 +150,30 @@ fn continuable(outcome: &Outcome, config: &PositionsConfig) -> bool {
 }
 
 impl Memo {
+    /// A memo of nothing yet (its buffers are filled by [`PositionMemo::process`]).
+    fn empty() -> Memo {
+        Memo {
+            body: Vec::new(),
+            config: PositionsConfig::default(),
+            c960: Chess960State::default(),
+            rules: Rules::default(),
+            start: PositionStart::Startpos,
+            moves: 0,
+            last_move: None,
+            outcome: Outcome {
+                record: PositionRecord::unread(String::new(), Verdict::Rejected, false, None),
+                sent: None,
+                searched: None,
+                enable_chess960: false,
+                start_fen: None,
+            },
+        }
+    }
+
     /// Whether `cmd` (the line `body` + `term`) continues this line; if so this memo becomes
-    /// `cmd`'s, its outcome the line's. Left unchanged otherwise (then the full pipeline runs
-    /// and replaces it).
+    /// `cmd`'s, its outcome the line's but for the GUI's line and the bytes sent, which are
+    /// returned (`raw`, `sent`). Left unchanged otherwise (then the full pipeline runs and
+    /// replaces it).
     fn extend(
         &mut self,
         body: &[u8],
@@ -111,7 +182,7 @@ impl Memo {
         config: &PositionsConfig,
         c960: &Chess960State,
         rules: &Rules,
-    ) -> bool {
+    ) -> Option<(String, Vec<u8>)> {
         let continues = body.starts_with(&self.body)
             && body
                 .get(self.body.len())
@@ -123,7 +194,7 @@ impl Memo {
             && *config == self.config
             && *rules == self.rules;
         if !continues {
-            return false;
+            return None;
         }
         let new = &cmd.moves[self.moves..];
         let played = match &self.outcome.searched {
@@ -138,16 +209,16 @@ impl Memo {
                     config.on_invalid == OnInvalid::Repair,
                 );
                 if !played.is_complete() {
-                    return false;
+                    return None;
                 }
                 Some(played)
             }
             Some(_) => None,
-            None => return false,
+            None => return None,
         };
         let record = &mut self.outcome.record;
         let Some(sent) = &mut record.sent else {
-            return false;
+            return None;
         };
         if let Some(played) = played {
             let diagnostics: Vec<_> = played
@@ -159,7 +230,7 @@ impl Memo {
                 let all = [record.diagnostics.as_slice(), &diagnostics].concat();
                 let verdict = verdict(&all, true, config.on_invalid);
                 if !matches!(verdict, Verdict::Valid | Verdict::Repaired) {
-                    return false;
+                    return None;
                 }
                 record.verdict = verdict;
                 record.diagnostics = all;
@@ -179,16 +250,14 @@ impl Memo {
             record.final_fen = Some(played.position.xfen());
             self.outcome.searched = Some(played.position);
         }
-        record.raw = lossy(body);
         let mut line = Vec::with_capacity(sent.len() + term.len());
         line.extend_from_slice(sent.as_bytes());
         line.extend_from_slice(term);
-        self.outcome.sent = Some(line);
         self.body.clear();
         self.body.extend_from_slice(body);
         self.moves = cmd.moves.len();
         self.last_move = cmd.moves.last().map(|t| t.span.clone());
-        true
+        Some((lossy(body), line))
     }
 }
 
