@@ -302,6 +302,33 @@ fn read_by<P: Position, J: Judge<P>>(
     }
 }
 
+/// The squares and piece of a UCI text of the plainest form, `[a-h][1-8][a-h][1-8]` and
+/// perhaps a promotion letter (`qrbn`, either case), as `UciMove::from_ascii` reads it;
+/// `None` for any other text (the full reading parses it).
+fn plain_text(text: &[u8]) -> Option<(Square, Square, Option<Role>)> {
+    let square = |file: u8, rank: u8| {
+        let (file, rank) = (file.wrapping_sub(b'a'), rank.wrapping_sub(b'1'));
+        (file < 8 && rank < 8)
+            .then(|| Square::from_coords(File::new(file.into()), Rank::new(rank.into())))
+    };
+    let promotion = match text {
+        [_, _, _, _] => None,
+        [_, _, _, _, letter] => Some(match letter.to_ascii_lowercase() {
+            b'q' => Role::Queen,
+            b'r' => Role::Rook,
+            b'b' => Role::Bishop,
+            b'n' => Role::Knight,
+            _ => return None,
+        }),
+        _ => return None,
+    };
+    Some((
+        square(text[0], text[1])?,
+        square(text[2], text[3])?,
+        promotion,
+    ))
+}
+
 /// Finds the legal move the UCI text `text` means in `pos`, read in `notation` (rules in the
 /// module docs). `text` is one token without whitespace; promotion letters may be upper case.
 /// The same reading as [`read_uci`], legality judged from the attack tables
@@ -427,14 +454,11 @@ impl GameRules for Chess {
     /// Any move but a king's (which may be a castle) and en passant, read from the attack
     /// tables ([`legality::plain_move`]); its UCI text is the same in both notations.
     fn read_plain(&self, text: &[u8]) -> Option<(Move, UciMove)> {
-        let uci = UciMove::from_ascii(text).ok()?;
-        let UciMove::Normal {
+        let (from, to, promotion) = plain_text(text)?;
+        let uci = UciMove::Normal {
             from,
             to,
             promotion,
-        } = uci
-        else {
-            return None;
         };
         legality::plain_move(self, from, to, promotion).map(|mv| (mv, uci))
     }

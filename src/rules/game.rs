@@ -308,13 +308,30 @@ impl GameRules for Game {
         repair: bool,
     ) -> MovesOutcome<Game> {
         match self {
-            Game::Chess(c) => {
-                play_each(c, moves, first, notations, repair).map(Game::Chess, Written::Uci)
-            }
-            Game::Eight(p) => play_each(*p, moves, first, notations, repair)
-                .map(|p| Game::Eight(Box::new(p)), Written::Uci),
-            Game::Ten(b) => play_each(*b, moves, first, notations, repair)
-                .map(|b| Game::Ten(Box::new(b)), Written::Text),
+            Game::Chess(c) => play_each(
+                c,
+                moves,
+                first,
+                notations,
+                repair,
+                (Game::Chess, Written::Uci),
+            ),
+            Game::Eight(p) => play_each(
+                *p,
+                moves,
+                first,
+                notations,
+                repair,
+                (|p| Game::Eight(Box::new(p)), Written::Uci),
+            ),
+            Game::Ten(b) => play_each(
+                *b,
+                moves,
+                first,
+                notations,
+                repair,
+                (|b| Game::Ten(Box::new(b)), Written::Text),
+            ),
         }
     }
 }

@@ -79,10 +79,11 @@ pub fn castle(pos: &Chess, side: CastlingSide) -> Option<Move> {
 }
 
 /// The legal normal move of the piece on `from` (not a king) to `to` with `promotion`, as
-/// shakmaty's `UciMove::to_move` reads it (the capture is what stands on `to`); `None` when
-/// it is not legal, or when shakmaty would read the text as another kind of move (a king's
-/// move, which may be a castle, or a pawn's diagonal step to an empty square, en passant).
-/// The reader's fast path: `None` sends the text to the full reading.
+/// shakmaty's `UciMove::to_move` reads it (the capture is what stands on `to`), when the side
+/// to move is not in check. `None` when it is not legal, and whenever the answer needs more
+/// than this: the side to move is in check, or shakmaty would read the text as another kind
+/// of move (a king's move, which may be a castle; a pawn's diagonal step to an empty square,
+/// en passant). The move lists' fast path: `None` sends the text to the full reading.
 pub(crate) fn plain_move(
     pos: &Chess,
     from: Square,
@@ -90,14 +91,34 @@ pub(crate) fn plain_move(
     promotion: Option<Role>,
 ) -> Option<Move> {
     let board = pos.board();
+    let turn = pos.turn();
+    let us = board.by_color(turn);
+    if !us.contains(from) || us.contains(to) {
+        return None;
+    }
     let role = board.role_at(from)?;
-    if role == Role::King
-        || (role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to))
+    let capture = board.role_at(to);
+    let occupied = board.occupied();
+    let reaches = match role {
+        Role::King => return None,
+        Role::Pawn if from.file() != to.file() && capture.is_none() => return None,
+        Role::Pawn => pawn_reaches(pos, from, to, promotion, occupied),
+        _ if promotion.is_some() => false,
+        Role::Knight => attacks::knight_attacks(from).contains(to),
+        Role::Bishop => attacks::bishop_attacks(from, occupied).contains(to),
+        Role::Rook => attacks::rook_attacks(from, occupied).contains(to),
+        Role::Queen => attacks::queen_attacks(from, occupied).contains(to),
+    };
+    if !reaches {
+        return None;
+    }
+    let king = board.king_of(turn)?;
+    if board.attacks_to(king, !turn, occupied).any()
+        || (pinned(board, pos.them(), king, from) && !attacks::aligned(from, to, king))
     {
         return None;
     }
-    let capture = board.role_at(to);
-    normal_of_role(pos, role, from, to, promotion).then_some(Move::Normal {
+    Some(Move::Normal {
         role,
         from,
         capture,

@@ -235,7 +235,13 @@ fn texts(pos: &Chess) -> Vec<Vec<u8>> {
                     to,
                     promotion: Some(role),
                 };
-                out.push(promo.to_string().into_bytes());
+                let text = promo.to_string().into_bytes();
+                if pawn {
+                    let mut upper = text.clone();
+                    upper[4] = upper[4].to_ascii_uppercase();
+                    out.push(upper);
+                }
+                out.push(text);
             }
         }
     }

@@ -200,7 +200,7 @@ pub trait GameRules: Clone + fmt::Debug {
         notations: (Notation, Notation),
         repair: bool,
     ) -> MovesOutcome<Self> {
-        moves::play_each(self, moves, first, notations, repair)
+        moves::play_each(self, moves, first, notations, repair, (|p| p, |u| u))
     }
 }
 

@@ -185,21 +185,25 @@ pub fn play_moves_from<R: GameRules>(
 }
 
 /// The loop of [`play_moves_from`], one move at a time under `R` (what
-/// [`GameRules::play_list`] runs; [`super::Game`] runs it on its arm's rules).
-pub(super) fn play_each<R: GameRules>(
+/// [`GameRules::play_list`] runs); the outcome is given as an `S` (`position` and `uci` map
+/// the position and each move written: [`super::Game`] runs the loop on its arm's rules and
+/// gives the game's types).
+pub(super) fn play_each<R: GameRules, S: GameRules>(
     start: R,
     moves: &[Token<'_>],
     first: usize,
     notations: (Notation, Notation),
     repair: bool,
-) -> MovesOutcome<R> {
-    let mut position = start;
+    (position, uci): (impl FnOnce(R) -> S, impl Fn(R::Uci) -> S::Uci),
+) -> MovesOutcome<S> {
+    let mut pos = start;
     let mut out = Vec::with_capacity(moves.len());
     let mut diagnostics = Vec::new();
+    let mut stopped_at = None;
     for (i, tok) in moves.iter().enumerate() {
         let index = first + i;
         match translate_one(
-            &position,
+            &pos,
             tok,
             index,
             "move",
@@ -207,43 +211,22 @@ pub(super) fn play_each<R: GameRules>(
             repair,
             &mut diagnostics,
         ) {
-            Ok((mv, uci)) => {
-                position.play(mv);
-                out.push(uci);
+            Ok((mv, written)) => {
+                pos.play(mv);
+                out.push(uci(written));
             }
             Err(d) => {
                 diagnostics.push(d);
-                return MovesOutcome {
-                    moves: out,
-                    position,
-                    diagnostics,
-                    stopped_at: Some(index),
-                };
+                stopped_at = Some(index);
+                break;
             }
         }
     }
     MovesOutcome {
         moves: out,
-        position,
+        position: position(pos),
         diagnostics,
-        stopped_at: None,
-    }
-}
-
-impl<R: GameRules> MovesOutcome<R> {
-    /// The same outcome in other types: the position by `position`, each move by `uci` (a
-    /// [`super::Game`] arm's outcome as the game's).
-    pub(super) fn map<S: GameRules>(
-        self,
-        position: impl FnOnce(R) -> S,
-        uci: impl FnMut(R::Uci) -> S::Uci,
-    ) -> MovesOutcome<S> {
-        MovesOutcome {
-            moves: self.moves.into_iter().map(uci).collect(),
-            position: position(self.position),
-            diagnostics: self.diagnostics,
-            stopped_at: self.stopped_at,
-        }
+        stopped_at,
     }
 }
 
