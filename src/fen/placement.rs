@@ -364,6 +364,56 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Every placement shakmaty writes, the fast path reads as the general parser does;
+        /// after one byte of it is changed, inserted or removed, whatever the fast path still
+        /// reads, the general parser reads alike.
+        #[test]
+        fn fast_path_agrees_with_the_general_parser(
+            cells in proptest::collection::vec(0u8..24, 64),
+            at in 0usize..80,
+            byte in proptest::sample::select(b"pnbrqkPNBRQK012345678/~x ".to_vec()),
+            edit in 0u8..3,
+        ) {
+            let mut board = shakmaty::Board::empty();
+            for (i, &c) in cells.iter().enumerate() {
+                if c < 12 {
+                    let color = if c % 2 == 0 {
+                        shakmaty::Color::White
+                    } else {
+                        shakmaty::Color::Black
+                    };
+                    let role = shakmaty::Role::ALL[usize::from(c / 2)];
+                    let square = shakmaty::Square::new(i as u32);
+                    board.set_piece_at(square, shakmaty::Piece { color, role });
+                }
+            }
+            let mut text = board.to_string().into_bytes();
+            let mut piece_at = [0u32; 64];
+            let (ok, bitboards, _) = general(&text);
+            proptest::prop_assert!(ok);
+            proptest::prop_assert_eq!(parse_standard_fast(&text, 3, &mut piece_at), Some(bitboards));
+            let at = at % (text.len() + 1);
+            match edit {
+                0 if at < text.len() => text[at] = byte,
+                1 => text.insert(at, byte),
+                _ if at < text.len() => {
+                    text.remove(at);
+                }
+                _ => {}
+            }
+            if let Some(fast) = parse_standard_fast(&text, 3, &mut piece_at) {
+                let (ok, bitboards, general_at) = general(&text);
+                proptest::prop_assert!(ok);
+                proptest::prop_assert_eq!(fast, bitboards);
+                let occupied = bitboards.1[0] | bitboards.1[1];
+                for sq in (0..64).filter(|sq| occupied >> sq & 1 == 1) {
+                    proptest::prop_assert_eq!(piece_at[sq], general_at[sq]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn fast_path_gives_up_on_what_the_general_parser_diagnoses() {
         for field in [

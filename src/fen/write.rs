@@ -77,9 +77,9 @@ impl FenDisplay<'_> {
     }
 }
 
-/// Appends the piece placement: a mailbox filled from the bitboards, then each rank's
-/// occupied squares in file order (a count of the empty squares before each, and after the
-/// last) into a stack buffer (at most 71 bytes), copied once.
+/// Appends the piece placement: a mailbox filled from the bitboards, then one branch-free
+/// pass over the squares into a stack buffer (at most 71 bytes), copied once. Every square
+/// writes a pending count and its piece, and advances past what applies.
 fn append_board(buf: &mut Vec<u8>, board: &Board) {
     let mut mailbox = [0u8; 64];
     for color in Color::ALL {
@@ -91,23 +91,20 @@ fn append_board(buf: &mut Vec<u8>, board: &Board) {
             }
         }
     }
-    let occupied = board.occupied().0;
     let mut text = [0u8; 80];
     let mut n = 0;
-    for rank in (0..8usize).rev() {
-        let mut files = (occupied >> (rank * 8)) as u8;
-        let mut next = 0u8; // the file after the last piece written
-        while files != 0 {
-            let file = files.trailing_zeros() as u8;
-            text[n] = b'0' + (file - next);
-            n += usize::from(file > next);
-            text[n] = mailbox[rank * 8 + usize::from(file)];
-            n += 1;
-            next = file + 1;
-            files &= files - 1;
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for &c in &mailbox[rank * 8..rank * 8 + 8] {
+            let piece = c != 0;
+            text[n] = b'0' + empty;
+            n += usize::from(piece & (empty > 0));
+            text[n] = c;
+            n += usize::from(piece);
+            empty = if piece { 0 } else { empty + 1 };
         }
-        text[n] = b'0' + (8 - next);
-        n += usize::from(next < 8);
+        text[n] = b'0' + empty;
+        n += usize::from(empty > 0);
         text[n] = b'/';
         n += 1;
     }
