@@ -4,20 +4,22 @@
 //! ```
 //! use fenguard::metrics::Health;
 //!
-//! let health = Health::new();
+//! let health = Health::starting();
 //! assert_eq!(health.check().unwrap_err().reason, "starting");
 //! let shell = health.clone();
 //! shell.set_healthy();
 //! assert!(health.check().is_ok());
 //! shell.set_unhealthy("broker unreachable");
 //! assert_eq!(health.check().unwrap_err().reason, "broker unreachable");
+//! assert!(Health::new().check().is_ok());
 //! ```
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A shared health state; clones share it (an `Arc`: cheap to clone, safe from any thread).
-/// Starts unhealthy with the reason `starting`.
+/// [`Health::new`] (and `default`) starts healthy, [`Health::starting`] unhealthy until the
+/// shell says otherwise.
 #[derive(Debug, Clone)]
 pub struct Health {
     state: Arc<Mutex<Option<Unhealthy>>>,
@@ -46,14 +48,18 @@ impl Default for Health {
 }
 
 impl Health {
-    /// A new state: unhealthy, reason `starting`.
+    /// A new state: healthy.
     pub fn new() -> Health {
         Health {
-            state: Arc::new(Mutex::new(Some(Unhealthy {
-                reason: "starting".to_owned(),
-                since: Instant::now(),
-            }))),
+            state: Arc::new(Mutex::new(None)),
         }
+    }
+
+    /// A new state: unhealthy, reason `starting` (until [`set_healthy`](Self::set_healthy)).
+    pub fn starting() -> Health {
+        let health = Health::new();
+        health.set_unhealthy("starting");
+        health
     }
 
     /// Healthy from now on: `/health` answers 200 `ok`.
@@ -94,7 +100,7 @@ mod tests {
 
     #[test]
     fn the_same_reason_again_keeps_its_start() {
-        let health = Health::new();
+        let health = Health::starting();
         health.set_unhealthy("broker unreachable");
         let since = health.check().unwrap_err().since;
         std::thread::sleep(Duration::from_millis(2));

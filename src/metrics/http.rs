@@ -91,7 +91,7 @@ mod tests {
         });
         Answers {
             handle,
-            health: Health::new(),
+            health: Health::starting(),
             scrapes,
         }
     }

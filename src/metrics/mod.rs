@@ -6,7 +6,7 @@
 //! use fenguard::metrics::{self, Health, Service};
 //!
 //! let config = fenguard::config::Config::from_toml("[metrics]\nlisten = \"127.0.0.1:9355\"\n", "x.toml").unwrap();
-//! let health = Health::new();
+//! let health = Health::starting();
 //! let _server = metrics::start(&config.metrics, Service::Serve, health.clone()).unwrap();
 //! health.set_healthy();
 //! metrics::record::engine_hung();

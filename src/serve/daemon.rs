@@ -121,7 +121,7 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
         None
     };
     let logs = init(&spec.log_settings(false));
-    let health = Health::new();
+    let health = Health::starting();
     let metrics = crate::metrics::start(&config.metrics, Service::Serve, health.clone())
         .map_err(|e| e.to_string())?;
     if let Some(warning) = &loose {
