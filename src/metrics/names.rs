@@ -88,9 +88,11 @@ pub const AUTH_REFUSED_REASONS: [&str; 9] = [
 /// (its descriptor was among those kept for sessions), `accept-failed`.
 pub const SHED_REASONS: [&str; 4] = ["max-startups", "per-addr", "fd-reserve", "accept-failed"];
 
-/// The `outcome` values of [`JOBS_TOTAL`]: `done` (a `bestmove` streamed back), `refused` (the
-/// job was not analysed), `aborted` (lichess or the broker ended it), `engine-died`, `late`
-/// (the broker no longer wanted it).
+/// The `outcome` values of [`JOBS_TOTAL`] (`provide::job::Outcome`): `done` (streamed up to
+/// `bestmove`), `refused` (answered without the engine: a job the engine must not see),
+/// `aborted` (the requester left, or the provider stopped: the search was stopped),
+/// `engine-died` (the engine's session ended during the job), `late` (the broker no longer
+/// knew the job).
 pub const JOB_OUTCOMES: [&str; 5] = ["done", "refused", "aborted", "engine-died", "late"];
 
 /// The `verdict` values of [`POSITIONS_TOTAL`], as `positions.jsonl` writes them.

@@ -88,6 +88,22 @@ fn wait_value(port: u16, series: &str, want: impl Fn(f64) -> bool) -> f64 {
     }
 }
 
+/// Waits until `/health` answers 200 `ok` (the daemon says so once every listener is up).
+fn wait_healthy(port: u16) {
+    let start = Instant::now();
+    loop {
+        let (status, _, body) = request(port, "GET", "/health");
+        if status == 200 {
+            assert_eq!(body, "ok\n");
+            return;
+        }
+        assert_eq!(status, 503, "{body}");
+        assert!(body.starts_with("unhealthy: starting (for "), "{body}");
+        assert!(start.elapsed() < PATIENCE, "never healthy: {body}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The metrics port the daemon printed (`metrics listening on SCHEME://HOST:PORT`).
 fn printed_port(daemon: &Daemon) -> u16 {
     let start = Instant::now();
@@ -114,7 +130,7 @@ fn a_session_moves_the_counters_and_the_round_trip_histogram() {
         flag = flag.display(),
     );
     let extra = format!(
-        "[engine]\nping_timeout_ms = 300\n[positions]\non_invalid = \"reject\"\n\
+        "[engine]\nping_timeout_ms = 1000\n[positions]\non_invalid = \"reject\"\n\
          [metrics]\nlisten = \"127.0.0.1:{port}\"\n"
     );
     let daemon = Daemon::start_with(
@@ -125,7 +141,7 @@ fn a_session_moves_the_counters_and_the_round_trip_histogram() {
         None,
         &["/bin/sh", "-c", &script],
     );
-    assert_eq!(request(port, "GET", "/health").2, "ok\n");
+    wait_healthy(port);
     let before = scrape(port);
     for series in [
         "fenguard_sessions_total",
@@ -264,8 +280,7 @@ fn refused_connections_are_counted_by_reason_on_a_port_chosen_at_start() {
     // Jobs are `provide`'s: not in the daemon's output.
     assert!(!text.contains("fenguard_jobs_total"), "{text}");
 
-    let (status, _, body) = request(port, "GET", "/health");
-    assert_eq!((status, body.as_str()), (200, "ok\n"));
+    wait_healthy(port);
     assert_eq!(request(port, "GET", "/").0, 404);
     assert_eq!(request(port, "GET", "/metrics?x=1").0, 200);
     let (status, head, _) = request(port, "POST", "/metrics");
