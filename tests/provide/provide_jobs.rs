@@ -294,14 +294,29 @@ fn an_idle_engine_is_stopped_after_keep_alive_and_started_again_for_the_next_job
     let mut setup = Setup::new("provide_keepalive");
     setup.provider = "keep_alive_s = 1";
     let provider = Provider::start(&mock, &setup);
-    let first = mock.enqueue("fenguard-test", &work("s1", json!({"depth": 3}), START, &[]), &json!({}));
+    let first = mock.enqueue(
+        "fenguard-test",
+        &work("s1", json!({"depth": 3}), START, &[]),
+        &json!({}),
+    );
     assert_eq!(mock.wait(&first, "ended", 30)["submit_status"], 200);
     let exit = provider.wait_record(|r| r["kind"] == "engine-exit");
     assert_eq!(exit["reason"], "quit", "{exit}");
-    let second = mock.enqueue("fenguard-test", &work("s1", json!({"depth": 3}), START, &[]), &json!({}));
+    let second = mock.enqueue(
+        "fenguard-test",
+        &work("s1", json!({"depth": 3}), START, &[]),
+        &json!({}),
+    );
     let job = mock.wait(&second, "ended", 30);
     assert_eq!(job["submit_status"], 200, "{job}");
-    assert_eq!(lines(&job).last().map(String::as_str), Some("bestmove e2e4"));
-    let starts = provider.records().iter().filter(|r| r["kind"] == "engine-start").count();
+    assert_eq!(
+        lines(&job).last().map(String::as_str),
+        Some("bestmove e2e4")
+    );
+    let starts = provider
+        .records()
+        .iter()
+        .filter(|r| r["kind"] == "engine-start")
+        .count();
     assert_eq!(starts, 2, "a new engine for the next job");
 }
