@@ -206,17 +206,7 @@ impl Gui {
     /// Every record of `positions.jsonl` so far, parsed and rebuilt in full (compact
     /// `position` records expanded, as `fenguard log` does).
     pub fn records(&self) -> Vec<serde_json::Value> {
-        let mut expander = fenguard::logview::Expander::default();
-        self.proxy
-            .log("positions.jsonl")
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                expander
-                    .expand_line(l)
-                    .unwrap_or_else(|e| panic!("{e}: {l}"))
-            })
-            .collect()
+        records(&self.proxy.log_dir)
     }
 
     /// Waits for the first record satisfying `pick` (the log is written asynchronously).
@@ -276,6 +266,21 @@ impl Gui {
     pub fn engine_lines(&self) -> Vec<String> {
         self.engine_input().lines().map(str::to_owned).collect()
     }
+}
+
+/// Every record of `LOG_DIR/positions.jsonl` so far, parsed and rebuilt in full (compact
+/// `position` records expanded, as `fenguard log` does).
+pub fn records(log_dir: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(log_dir.join("positions.jsonl")).unwrap_or_default();
+    let mut expander = fenguard::logview::Expander::default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            expander
+                .expand_line(l)
+                .unwrap_or_else(|e| panic!("{e}: {l}"))
+        })
+        .collect()
 }
 
 fn config_args(dir: &Path, toml: &str) -> Vec<String> {
