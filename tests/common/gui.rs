@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{FAKE_ENGINE, PATIENCE, Proxy, test_dir, wait_until};
+use super::{FAKE_ENGINE, PATIENCE, Proxy, records, test_dir, wait_until};
 
 /// Patience for searches by a real engine (slow, shared machine); never a timing assertion.
 pub const SEARCH_PATIENCE: Duration = Duration::from_secs(60);
@@ -266,21 +266,6 @@ impl Gui {
     pub fn engine_lines(&self) -> Vec<String> {
         self.engine_input().lines().map(str::to_owned).collect()
     }
-}
-
-/// Every record of `LOG_DIR/positions.jsonl` so far, parsed and rebuilt in full (compact
-/// `position` records expanded, as `fenguard log` does).
-pub fn records(log_dir: &Path) -> Vec<serde_json::Value> {
-    let text = std::fs::read_to_string(log_dir.join("positions.jsonl")).unwrap_or_default();
-    let mut expander = fenguard::logview::Expander::default();
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            expander
-                .expand_line(l)
-                .unwrap_or_else(|e| panic!("{e}: {l}"))
-        })
-        .collect()
 }
 
 fn config_args(dir: &Path, toml: &str) -> Vec<String> {
