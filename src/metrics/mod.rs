@@ -7,6 +7,10 @@ pub mod config;
 pub struct Health;
 
 impl Health {
+    /// Healthy.
+    pub fn new() -> Health {
+        Health
+    }
     /// Healthy again.
     pub fn set_healthy(&self) {}
     /// Unhealthy, for `reason`.
