@@ -3,8 +3,11 @@
 broker (lila-engine), on one 127.0.0.1 port, for `fenguard provide`'s tests.
 
     python3 scripts/mock_lichess.py [--port 0] [--poll-s 10] [--pickup-s 15] [--token T ...]
+                                    [--broker-port P] [--idle-timeout-s S] [--track-pids]
 
-prints `listening http://127.0.0.1:PORT` on stdout (flushed) and serves until killed. Python 3.11
+prints `listening http://127.0.0.1:PORT` on stdout (flushed) and serves until killed. With
+--broker-port the broker has its own port (as engine.lichess.ovh beside lichess.org), printed on
+a second line `broker http://127.0.0.1:PORT`; each port then answers 404 to the other's paths. Python 3.11
 standard library only; python-chess (`import chess`) is used, when installed, for one thing: the
 broker's legality checks of a job's position and moves (sanitize) and the PV normalization of
 what the requester receives (emit). Without it everything else works and jobs are checked for
@@ -1344,7 +1347,6 @@ class State:
         self.idle_timeout_s = args.idle_timeout_s
         self.track_pids = args.track_pids
         self.verbose = args.verbose
-        self.port = 0
 
 
 def peer_pid(peer_port: int, server_port: int) -> int | None:
@@ -1404,7 +1406,7 @@ class Handler(BaseHTTPRequestHandler):
         self.conn_id = next(self.state.conn_ids)
         self.pid = None
         if self.state.track_pids:
-            self.pid = peer_pid(self.client_address[1], self.state.port)
+            self.pid = peer_pid(self.client_address[1], self.server.port)
 
     def handle_one_request(self):
         # an idle keep-alive connection is closed after --idle-timeout-s (0: never)
@@ -1571,11 +1573,14 @@ class Handler(BaseHTTPRequestHandler):
     def route(self):
         down = self.state.broker.down()
         path, method = self.route_path, self.command
-        if down == "refuse":
-            self.abort("broker down (refuse): the whole mock is down")
+        role = self.server.role
+        if down == "refuse" and role != "lila":
+            self.abort("broker down (refuse)")
             return
         for name, rx in BROKER_ROUTES:
             m = rx.fullmatch(path)
+            if m and role == "lila":
+                break  # lichess.org has no such route
             if m:
                 if method != "POST":  # axum's MethodRouter
                     self.respond(405, headers={"allow": "POST"})
@@ -1590,11 +1595,14 @@ class Handler(BaseHTTPRequestHandler):
                 return
         for name, rx in LILA_ROUTES:
             m = rx.fullmatch(path)
-            if m:
+            if m and role != "broker":
                 args = [urllib.parse.unquote(g) for g in m.groups()]
                 getattr(self, "lila_" + name)(*args)
                 return
-        self.respond(404, {"error": "Not found"})
+        if role == "broker":
+            self.respond(404)  # axum's fallback: no body
+        else:
+            self.respond(404, {"error": "Not found"})
 
     # ---- JSON bodies
 
@@ -2019,9 +2027,11 @@ class Handler(BaseHTTPRequestHandler):
     def mock_post_broker_down(self, body: dict):
         """{"seconds": S, "mode": "502" | "reset" | "refuse", "drop_state": false}: for S
         seconds the broker's endpoints answer 502 (as nginx before a dead upstream), or reset
-        the connection, or (refuse) the whole port is closed, every endpoint and these hooks
-        included. Long polls waiting answer 502 / are reset at once; submits in progress are
-        cut (reset). drop_state: the broker restarts, losing queued and acquired jobs."""
+        the connection, or (refuse) the broker's port is closed: with --broker-port only that
+        one, else the only port, every endpoint and these hooks included (requests arriving on
+        connections already open are reset). Long polls waiting answer 502 / are reset at once;
+        submits in progress are cut (reset). drop_state: the broker restarts, losing queued and
+        acquired jobs."""
         mode = str(body.get("mode", "502"))
         if mode not in ("502", "reset", "refuse"):
             self.respond(400, {"error": "mode is 502, reset or refuse"})
@@ -2076,16 +2086,14 @@ class Handler(BaseHTTPRequestHandler):
         self.respond(200 if ok else 408, out)
 
 
-class Server:
-    """The accept loop: one thread per connection. It owns the listening socket so that the
-    "refuse" mode of broker-down can close it and open it again on the same port."""
+class Listener:
+    """A listening port and what it serves: "both" (lila and the broker, the default), or
+    "lila" / "broker" with --broker-port. Handlers see it as `self.server`."""
 
-    def __init__(self, state: State, port: int):
-        self.state = state
-        self.port = port
-        self.listener = self._bind(port)
-        self.port = self.listener.getsockname()[1]
-        state.port = self.port
+    def __init__(self, role: str, port: int):
+        self.role = role
+        self.sock: socket.socket | None = self._bind(port)
+        self.port = self.sock.getsockname()[1]
 
     @staticmethod
     def _bind(port: int) -> socket.socket:
@@ -2095,36 +2103,60 @@ class Server:
         s.listen(256)
         return s
 
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+    def reopen(self) -> None:
+        if self.sock is None:
+            try:
+                self.sock = self._bind(self.port)
+            except OSError as err:
+                print(f"mock_lichess: cannot listen again on {self.port}: {err}",
+                      file=sys.stderr)
+
+
+class Server:
+    """The accept loop, one thread per connection. It owns the listening sockets so that the
+    "refuse" mode of broker-down can close the broker's (the only one, or the --broker-port
+    one) and open it again on the same port."""
+
+    def __init__(self, state: State, port: int, broker_port: int | None):
+        self.state = state
+        if broker_port is None:
+            self.listeners = [Listener("both", port)]
+        else:
+            self.listeners = [Listener("lila", port), Listener("broker", broker_port)]
+
     def serve(self) -> None:
         broker = self.state.broker
         while True:
-            if broker.down() == "refuse":
-                if self.listener is not None:
-                    self.listener.close()
-                    self.listener = None
+            refusing = broker.down() == "refuse"
+            for listener in self.listeners:
+                if refusing and listener.role != "lila":
+                    listener.close()
+                else:
+                    listener.reopen()
+            socks = [ls.sock for ls in self.listeners if ls.sock is not None]
+            if not socks:
                 time.sleep(0.02)
                 continue
-            if self.listener is None:
+            readable, _, _ = select.select(socks, [], [], 0.05)
+            for sock in readable:
+                listener = next(ls for ls in self.listeners if ls.sock is sock)
                 try:
-                    self.listener = self._bind(self.port)
-                except OSError as err:
-                    print(f"mock_lichess: cannot listen again on {self.port}: {err}",
-                          file=sys.stderr)
-                    time.sleep(0.1)
+                    conn, addr = sock.accept()
+                except OSError:
                     continue
-            readable, _, _ = select.select([self.listener], [], [], 0.05)
-            if not readable:
-                continue
-            try:
-                conn, addr = self.listener.accept()
-            except OSError:
-                continue
-            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            threading.Thread(target=self._connection, args=(conn, addr), daemon=True).start()
+                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                threading.Thread(target=self._connection, args=(conn, addr, listener),
+                                 daemon=True).start()
 
-    def _connection(self, conn: socket.socket, addr) -> None:
+    @staticmethod
+    def _connection(conn: socket.socket, addr, listener: Listener) -> None:
         try:
-            Handler(conn, addr, self)
+            Handler(conn, addr, listener)
         except OSError:
             pass
         finally:
@@ -2138,6 +2170,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--port", type=int, default=0, help="0: any free port (default)")
+    ap.add_argument("--broker-port", type=int,
+                    help="serve the broker on this port (0: any) and lila alone on --port, as "
+                         "engine.lichess.ovh and lichess.org; prints a second line "
+                         "`broker http://127.0.0.1:PORT`")
     ap.add_argument("--poll-s", type=float, default=10.0,
                     help="how long an acquire waits for a job before 204 (lila-engine: 10)")
     ap.add_argument("--pickup-s", type=float, default=15.0,
@@ -2155,8 +2191,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     state = State(args)
     Handler.state = state
-    server = Server(state, args.port)
-    print(f"listening http://127.0.0.1:{server.port}", flush=True)
+    server = Server(state, args.port, args.broker_port)
+    print(f"listening http://127.0.0.1:{server.listeners[0].port}", flush=True)
+    if args.broker_port is not None:
+        print(f"broker http://127.0.0.1:{server.listeners[1].port}", flush=True)
     try:
         server.serve()
     except KeyboardInterrupt:

@@ -606,12 +606,49 @@ def run_http(mock: Mock):
     check(wait[0] == 200 and wait[1]["ok"], "wait: all settled")
 
 
+def test_split_ports():
+    """--broker-port: lila and the broker on two ports; refuse closes the broker's only."""
+    proc = subprocess.Popen([sys.executable, os.path.join(HERE, "mock_lichess.py"),
+                             "--broker-port", "0", "--poll-s", "0.3", "--token", "t"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        lila_port = int(proc.stdout.readline().rsplit(":", 1)[1])
+        broker_port = int(proc.stdout.readline().rsplit(":", 1)[1])
+        lila, broker = Mock.__new__(Mock), Mock.__new__(Mock)
+        lila.port, broker.port = lila_port, broker_port
+        reg = {"name": "Split", "maxThreads": 1, "maxHash": 16,
+               "providerSecret": "split-secret-0123456789"}
+        check(lila.req("POST", "/api/external-engine", reg, token="t")[0] == 201,
+              "split: register on the lila port")
+        check(broker.req("GET", "/api/external-engine", token="t")[0] == 404,
+              "split: no registration on the broker port")
+        check(lila.req("POST", "/api/external-engine/work",
+                       {"providerSecret": reg["providerSecret"]})[0] == 404,
+              "split: no acquire on the lila port")
+        check(acquire(broker, reg["providerSecret"])[0] == 204, "split: acquire on the broker")
+        lila.hook("POST", "broker-down", {"seconds": 0.5, "mode": "refuse"})
+        time.sleep(0.15)
+        try:
+            socket.create_connection(("127.0.0.1", broker_port), timeout=1).close()
+            check(False, "split: refuse closes the broker port")
+        except ConnectionRefusedError:
+            pass
+        check(lila.req("GET", "/api/external-engine", token="t")[0] == 200,
+              "split: lila answers while the broker refuses")
+        time.sleep(0.6)
+        check(acquire(broker, reg["providerSecret"])[0] == 204, "split: the broker is back")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def main() -> int:
     t = time.monotonic()
     test_grammar()
     test_work()
     test_emit()
     test_http()
+    test_split_ports()
     took = time.monotonic() - t
     if FAILURES:
         print(f"test_mock_lichess: {len(FAILURES)} of {CHECKS} checks failed ({took:.1f} s)")

@@ -122,6 +122,7 @@ impl EngineMaker {
                 return;
             }
         };
+        let _entered = runtime.enter();
         let spec = &self.spec;
         let grace = Duration::from_millis(spec.config.engine.quit_grace_ms);
         let session = spec.session(Some(self.guard.clone()));
@@ -272,7 +273,10 @@ fn read_lines(output: PipeReader, sid: &str) -> Result<Receiver<String>, String>
                 while line.last().is_some_and(|b| matches!(b, b'\n' | b'\r')) {
                     line.pop();
                 }
-                if lines.send(String::from_utf8_lossy(&line).into_owned()).is_err() {
+                if lines
+                    .send(String::from_utf8_lossy(&line).into_owned())
+                    .is_err()
+                {
                     return;
                 }
             }

@@ -76,7 +76,10 @@ struct Plan {
 fn plan(spec: &SessionSpec) -> Result<Plan, String> {
     let config = &spec.config.provider;
     let var = |name: &str| std::env::var(name).ok();
-    for (key, url) in [("lila_url", &config.lila_url), ("broker_url", &config.broker_url)] {
+    for (key, url) in [
+        ("lila_url", &config.lila_url),
+        ("broker_url", &config.broker_url),
+    ] {
         check_url(url).map_err(|e| format!("provider.{key} {url:?}: {e}"))?;
     }
     if config.workers == 0 {
@@ -131,7 +134,10 @@ fn check_url(url: &str) -> Result<(), &'static str> {
 
 /// The lichess variants to register and the `UCI_Variant` values they need: configured, else
 /// the engine's `UCI_Variant` list intersected with lichess's names (chess alone without one).
-fn variants(configured: &[String], offered: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
+fn variants(
+    configured: &[String],
+    offered: &[String],
+) -> Result<(Vec<String>, Vec<String>), String> {
     let wanted: Vec<String> = if configured.is_empty() {
         LICHESS_VARIANTS
             .iter()
@@ -142,12 +148,20 @@ fn variants(configured: &[String], offered: &[String]) -> Result<(Vec<String>, V
         configured.to_vec()
     };
     for name in &wanted {
-        let uci = uci_variant(name)
-            .ok_or_else(|| format!("provider.variants: {name:?} is not a lichess variant ({})", LICHESS_VARIANTS.join(", ")))?;
+        let uci = uci_variant(name).ok_or_else(|| {
+            format!(
+                "provider.variants: {name:?} is not a lichess variant ({})",
+                LICHESS_VARIANTS.join(", ")
+            )
+        })?;
         if uci != "chess" && !offered.iter().any(|o| o == uci) {
             return Err(format!(
                 "provider.variants: the engine does not offer {name:?} (its UCI_Variant values: {})",
-                if offered.is_empty() { "none".to_owned() } else { offered.join(", ") }
+                if offered.is_empty() {
+                    "none".to_owned()
+                } else {
+                    offered.join(", ")
+                }
             ));
         }
     }
@@ -190,7 +204,11 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
     let first = makers[0].start()?;
     let (lichess_variants, uci_variants) = variants(&provider.variants, &first.info.variants)?;
     let name = if provider.name.is_empty() {
-        if first.info.name.is_empty() { "fenguard".to_owned() } else { first.info.name.clone() }
+        if first.info.name.is_empty() {
+            "fenguard".to_owned()
+        } else {
+            first.info.name.clone()
+        }
     } else {
         provider.name.clone()
     };
@@ -214,8 +232,11 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
         provider.workers,
         provider.broker_url
     );
-    eprintln!("fenguard: engine {name:?} registered as {id}; serving {} with {} worker(s)", provider.broker_url, provider.workers);
-    let health = crate::metrics::Health::default();
+    eprintln!(
+        "fenguard: engine {name:?} registered as {id}; serving {} with {} worker(s)",
+        provider.broker_url, provider.workers
+    );
+    let health = crate::metrics::Health::new();
     let secret = Arc::new(plan.secret);
     let uci_variants = Arc::new(uci_variants);
     let alone = provider.workers == 1;
@@ -251,7 +272,10 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
         let mut signals = crate::proxy::signals::Signals::install();
         signals.recv().await
     });
-    tracing::info!("{}: finishing the running jobs, then exiting", received.name);
+    tracing::info!(
+        "{}: finishing the running jobs, then exiting",
+        received.name
+    );
     for (_, shared, sender) in &handles {
         shared.shut_down(sender);
     }

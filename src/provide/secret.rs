@@ -17,7 +17,10 @@ fn config_file(name: &str, var: &impl Fn(&str) -> Option<String>) -> Option<Path
 ///
 /// # Errors
 /// A message naming the file (or the variable) and how to get a token.
-pub fn token(config: &ProviderConfig, var: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+pub fn token(
+    config: &ProviderConfig,
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<String, String> {
     let how = format!(
         "create one at {}/account/oauth/token/create?scopes[]=engine:read&scopes[]=engine:write",
         config.lila_url.trim_end_matches('/')
@@ -26,8 +29,9 @@ pub fn token(config: &ProviderConfig, var: impl Fn(&str) -> Option<String>) -> R
         if let Some(token) = var("LICHESS_API_TOKEN").filter(|t| !t.trim().is_empty()) {
             return Ok(token.trim().to_owned());
         }
-        config_file("lichess-token", &var)
-            .ok_or_else(|| format!("no lichess token: set provider.token_file or LICHESS_API_TOKEN ({how})"))?
+        config_file("lichess-token", &var).ok_or_else(|| {
+            format!("no lichess token: set provider.token_file or LICHESS_API_TOKEN ({how})")
+        })?
     } else {
         PathBuf::from(&config.token_file)
     };
@@ -45,7 +49,10 @@ pub fn token(config: &ProviderConfig, var: impl Fn(&str) -> Option<String>) -> R
 
 /// Where the provider secret is kept: `provider.secret_file`, else `provider-secret` in
 /// fenguard's configuration directory.
-pub fn secret_path(config: &ProviderConfig, var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+pub fn secret_path(
+    config: &ProviderConfig,
+    var: impl Fn(&str) -> Option<String>,
+) -> Option<PathBuf> {
     if config.secret_file.is_empty() {
         config_file("provider-secret", &var)
     } else {
@@ -75,7 +82,8 @@ pub fn provider_secret(path: &Path) -> Result<String, String> {
         Err(e) => return Err(format!("provider secret file {}: {e}", path.display())),
     }
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| format!("no random bytes for the provider secret: {e}"))?;
+    getrandom::fill(&mut bytes)
+        .map_err(|e| format!("no random bytes for the provider secret: {e}"))?;
     let secret = base64_url(&bytes);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -94,7 +102,10 @@ pub fn provider_secret(path: &Path) -> Result<String, String> {
         }
         // Another provider process created it first: use theirs.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => provider_secret(path),
-        Err(e) => Err(format!("cannot create provider secret file {}: {e}", path.display())),
+        Err(e) => Err(format!(
+            "cannot create provider secret file {}: {e}",
+            path.display()
+        )),
     }
 }
 
@@ -151,7 +162,11 @@ mod tests {
         let env = |name: &str| (name == "LICHESS_API_TOKEN").then(|| " lip_abc \n".to_owned());
         assert_eq!(token(&config, env).unwrap(), "lip_abc");
         let nothing = |_: &str| None;
-        assert!(token(&config, nothing).unwrap_err().contains("scopes[]=engine:read"));
+        assert!(
+            token(&config, nothing)
+                .unwrap_err()
+                .contains("scopes[]=engine:read")
+        );
         let dir = std::env::temp_dir().join(format!("fenguard-token-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("token");

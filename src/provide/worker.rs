@@ -108,7 +108,12 @@ impl Worker {
     }
 
     /// The job loop.
-    fn jobs(&self, mut engine: Option<EngineLink>, shared: &Shared, events: &Receiver<EventHandle>) {
+    fn jobs(
+        &self,
+        mut engine: Option<EngineLink>,
+        shared: &Shared,
+        events: &Receiver<EventHandle>,
+    ) {
         let mut state = EngineState::default();
         let mut idle_since = Instant::now();
         let wait = self.keep_alive.unwrap_or(Duration::from_secs(3600));
@@ -166,7 +171,11 @@ impl Worker {
             busy.running = engine.as_ref().map(EngineLink::input);
         }
         shared.changed.notify_all();
-        *self.maker.label.lock().unwrap_or_else(PoisonError::into_inner) = Some(job.id.clone());
+        *self
+            .maker
+            .label
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(job.id.clone());
         metrics::gauge!("fenguard_jobs_active").increment(1.0);
         tracing::info!("worker {}: job {}", self.maker.sid, job.id);
         let ctx = JobContext {
@@ -176,7 +185,11 @@ impl Worker {
         };
         let result = job::run(&ctx, engine, state, job, acquired);
         metrics::gauge!("fenguard_jobs_active").decrement(1.0);
-        *self.maker.label.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        *self
+            .maker
+            .label
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = None;
         shared
             .state
             .lock()
@@ -196,7 +209,8 @@ impl Worker {
                 .record((first - timing.acquired).as_secs_f64());
         }
         if let Some(end) = timing.bestmove {
-            metrics::histogram!("fenguard_job_seconds").record((end - timing.acquired).as_secs_f64());
+            metrics::histogram!("fenguard_job_seconds")
+                .record((end - timing.acquired).as_secs_f64());
         }
         let level_info = matches!(outcome, Outcome::Done | Outcome::Aborted);
         let message = format!(
@@ -248,7 +262,10 @@ impl Worker {
                     }
                     busy.handed = true;
                     drop(busy);
-                    if events.send(EventHandle(Event::Job(Box::new(job), acquired))).is_err() {
+                    if events
+                        .send(EventHandle(Event::Job(Box::new(job), acquired)))
+                        .is_err()
+                    {
                         return;
                     }
                 }
@@ -260,8 +277,10 @@ impl Worker {
                         backoff.as_millis()
                     );
                     if since.elapsed() >= MAX_BACKOFF {
-                        self.health
-                            .set_unhealthy(format!("the broker fails since {} s: {e}", since.elapsed().as_secs()));
+                        self.health.set_unhealthy(format!(
+                            "the broker fails since {} s: {e}",
+                            since.elapsed().as_secs()
+                        ));
                     }
                     sleep_unless(shared, backoff);
                     backoff = backoff.mul_f64(1.5).min(MAX_BACKOFF);
