@@ -214,8 +214,10 @@ fn expect_ok(answer: &mut ureq::http::Response<ureq::Body>) -> Result<String, Ht
     Ok(answer.body_mut().read_to_string()?)
 }
 
-/// The first 200 characters of a body, for a message.
+/// The first 200 characters of a body on one line (blank runs as one space), for a message:
+/// a proxy's HTML error page stays one log line.
 fn read_some(answer: &mut ureq::http::Response<ureq::Body>) -> String {
     let text = answer.body_mut().read_to_string().unwrap_or_default();
-    text.chars().take(200).collect()
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    one_line.chars().take(200).collect()
 }
