@@ -50,6 +50,12 @@ run variant8-oracle python3 scripts/variant8_oracle.py --fenguard target/debug/f
 # 10x8 variants (issue 10): differential test against pyffish (Fairy-Stockfish's binding), fixed seed.
 run variant10-oracle python3 scripts/variant10_oracle.py --fenguard target/debug/fenguard \
     --seed 20261201 --count 1000
+# The mock of lila and lichess's work broker that tests/provide runs against (issue 18): its own
+# self-test (grammar, sanitize, emit, HTTP), then a short load run of `fenguard provide` (2
+# processes x 2 workers, the fake engine): exit 1 on any lost job.
+run mock-lichess python3 scripts/test_mock_lichess.py
+run load-provide python3 scripts/load-provide.py --fenguard target/debug/fenguard --jobs 100 \
+    --procs 2 --workers 2 --poll-s 1 --engine target/debug/fake_engine
 # Real-client test (issue 4): python-chess plays 20 standard and 20 Chess960 games through
 # fenguard in front of Stockfish (2000 nodes a move, fixed seed) and checks every bestmove and
 # every positions.jsonl record; prints `N passed, M failed`.
@@ -104,6 +110,8 @@ cargo_tests=$(cat "$OUT/cargo-seam" "$OUT/cargo-tests" "$OUT/cargo-doc" | grep -
     | awk '{ n += $4 } END { print n + 0 }')
 summary="all passed: $cargo_tests cargo tests, oracle $(passed oracle)"
 summary+=", variant8 oracle $(passed variant8-oracle), variant10 oracle $(passed variant10-oracle)"
+summary+=", mock-lichess $(grep -oE 'all [0-9]+ checks' "$OUT/mock-lichess" | cut -d' ' -f2)"
+summary+=", load-provide $(grep -oE 'lost jobs +[0-9]+' "$OUT/load-provide" | awk '{print $3}') lost"
 for label in client-games soak variant-games variant10-games; do
     if [ -f "$OUT/$label" ]; then
         summary+=", $label $(passed "$label")"

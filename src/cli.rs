@@ -33,6 +33,8 @@ pub enum Command {
     Log(crate::logview::LogArgs),
     /// The daemon: guarded engine sessions for GUIs on other machines (SPEC section 11).
     Serve(crate::serve::ServeArgs),
+    /// Your engine on lichess.org's analysis board: lichess's external-engine provider.
+    Provide(crate::provide::ProvideArgs),
     /// Stdio client of a daemon, for a GUI to register as its engine.
     Connect(crate::connect::ConnectArgs),
     /// Access tokens of the daemon: `token new [--label L]`, `token list`, `token revoke LABEL|PREFIX`.
@@ -46,6 +48,7 @@ pub fn main() -> ExitCode {
         Some(Command::Check(args)) => crate::check::run(args),
         Some(Command::Log(args)) => crate::logview::run(args),
         Some(Command::Serve(args)) => crate::serve::run(args),
+        Some(Command::Provide(args)) => crate::provide::run(&args),
         Some(Command::Connect(args)) => crate::connect::run(&args),
         Some(Command::Token(args)) => crate::token::run(&args),
         None => crate::proxy::run(&cli.proxy),

@@ -13,6 +13,7 @@ pub mod rotate;
 use std::io::Write as _;
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use serde::Serialize;
@@ -31,9 +32,18 @@ const QUEUE: usize = 4096;
 /// the disk. Dropping it writes what is queued, then closes the file.
 #[derive(Debug)]
 pub struct PositionLog {
-    queue: Option<SyncSender<(Record, OffsetDateTime)>>,
+    queue: Option<SyncSender<Queued>>,
     writer: Option<JoinHandle<()>>,
+    label: Option<Label>,
 }
+
+/// A record on its way to the writer: its time and, when a [`Label`] named it, its session.
+type Queued = (Record, OffsetDateTime, Option<String>);
+
+/// A session id that the shell changes while the session runs: `fenguard provide` names each
+/// job's records by the job id (SPEC 13), the records between jobs by the worker's session id.
+/// `None` inside: the log's own session id.
+pub type Label = Arc<Mutex<Option<String>>>;
 
 #[derive(Serialize)]
 struct Line<'a> {
@@ -70,15 +80,29 @@ impl PositionLog {
         Ok(PositionLog {
             queue: Some(queue),
             writer: Some(writer),
+            label: None,
         })
+    }
+
+    /// Each record's `session` is what `label` holds when the record is queued (the log's own
+    /// session id while it holds `None`). A record is never compacted against one of another
+    /// session.
+    #[must_use]
+    pub fn with_label(mut self, label: Label) -> PositionLog {
+        self.label = Some(label);
+        self
     }
 
     /// Queues one record stamped with the current time; when the queue is full (the disk is
     /// stalled) the record is dropped: logging never stops the relay.
     pub fn write(&mut self, record: Record) {
+        let session = self
+            .label
+            .as_ref()
+            .and_then(|l| l.lock().unwrap_or_else(PoisonError::into_inner).clone());
         if let Some(queue) = &self.queue
             && let Err(TrySendError::Disconnected(_)) =
-                queue.try_send((record, OffsetDateTime::now_utc()))
+                queue.try_send((record, OffsetDateTime::now_utc(), session))
         {
             self.queue = None;
         }
@@ -103,15 +127,17 @@ const GATHER: std::time::Duration = std::time::Duration::from_millis(5);
 /// The writer thread: waits for a record, lets more gather for [`GATHER`], then writes them
 /// all, each whole on its line (compacted, [`Compactor`]), and flushes; stops at the first
 /// write error (a full disk: the relay goes on without the log).
-fn write_records(
-    records: &Receiver<(Record, OffsetDateTime)>,
-    session: &str,
-    mut file: RotatingFile,
-) {
+fn write_records(records: &Receiver<Queued>, session: &str, mut file: RotatingFile) {
     let mut compactor = Compactor::default();
+    let mut last_label: Option<String> = None;
     while let Ok(first) = records.recv() {
         std::thread::sleep(GATHER);
-        for (record, ts) in std::iter::once(first).chain(records.try_iter()) {
+        for (record, ts, label) in std::iter::once(first).chain(records.try_iter()) {
+            if label != last_label {
+                compactor.reset();
+                last_label.clone_from(&label);
+            }
+            let session = label.as_deref().unwrap_or(session);
             if write_owned_record(&mut file, &mut compactor, session, record, ts).is_err() {
                 return;
             }

@@ -19,8 +19,10 @@ use super::outbox::Outbox;
 use super::reader::{self, read_frames};
 use crate::framing::{Frame, MAX_LINE};
 use crate::logging::{ENGINE_STDERR, TRANSCRIPT};
+use crate::metrics::record;
+use crate::metrics::round_trip::{self, RoundTrips};
 use crate::poslog::PositionLog;
-use crate::session::{Action, Input, Session, Verdict};
+use crate::session::{Action, Event, Input, Session, Verdict};
 
 /// Bytes of engine output in one read that show a backlog in its pipe (a line or two is far
 /// less; a pipe holds 64 KiB on Linux, 4 KiB at least elsewhere).
@@ -133,6 +135,8 @@ pub struct Shared {
     pub engine_in: Outbox<EngineIn>,
     /// fenguard's stdout.
     pub gui: Outbox<GuiOut>,
+    /// The `isready` round trips, when metrics are recorded.
+    round_trips: Option<RoundTrips>,
 }
 
 impl Shared {
@@ -158,6 +162,7 @@ impl Shared {
             resume: Condvar::new(),
             engine_in: Outbox::new(engine_in, "engine").noting_progress(),
             gui: Outbox::new(gui, "GUI"),
+            round_trips: record::enabled().then(RoundTrips::default),
         })
     }
 
@@ -199,8 +204,22 @@ impl Shared {
 
     /// Writes the queued output on this thread (blocking).
     pub fn flush(&self) {
+        let answered = self.round_trips.as_ref().map(RoundTrips::take_written);
         self.gui.flush();
+        if let Some(answered) = answered {
+            RoundTrips::observe(&answered);
+        }
         self.engine_in.flush();
+    }
+
+    /// The session is about to take `line` from the GUI at `now`: an `isready` starts a round
+    /// trip (when metrics are recorded).
+    fn gui_line(&self, line: &[u8], now: Instant) {
+        if let Some(clock) = &self.round_trips
+            && round_trip::is_isready(line)
+        {
+            clock.asked(now);
+        }
     }
 }
 
@@ -209,15 +228,27 @@ impl Core {
         let control = |control| Notice::Control(control);
         match action {
             Action::ToEngine(line) => shared.engine_in.push(&line),
-            Action::ToGui(line) => shared.gui.push(&line),
+            Action::ToGui(line) => {
+                shared.gui.push(&line);
+                if let Some(clock) = &shared.round_trips
+                    && round_trip::is_readyok(&line)
+                {
+                    clock.answered();
+                }
+            }
             Action::CloseEngineInput => shared.engine_in.close_when_written(),
-            Action::Record(record) => {
-                if let crate::session::Event::Position(position) = &record.event {
-                    self.judged += 1;
-                    self.rejected += u64::from(position.verdict == Verdict::Rejected);
+            Action::Record(entry) => {
+                match &entry.event {
+                    Event::Position(position) => {
+                        self.judged += 1;
+                        self.rejected += u64::from(position.verdict == Verdict::Rejected);
+                        record::position(position.verdict);
+                    }
+                    Event::Search(_) => record::search(),
+                    _ => {}
                 }
                 if let Some(positions) = &mut self.positions {
-                    positions.write(record);
+                    positions.write(entry);
                 }
             }
             Action::Transcript(direction, line) => {
@@ -225,7 +256,11 @@ impl Core {
             }
             Action::Log(level, message) => log(level, &message),
             Action::StartQuitGrace => self.notify(control(Control::StartQuitGrace)),
-            Action::KillEngine => self.notify(control(Control::KillEngine)),
+            Action::KillEngine => {
+                // The session asks for a kill only for a hung engine (`session/hang.rs`).
+                record::engine_hung();
+                self.notify(control(Control::KillEngine));
+            }
             Action::RestartEngine { after } => self.notify(control(Control::RestartEngine(after))),
             Action::Finish(status) => self.notify(control(Control::Finish(status))),
         }
@@ -266,7 +301,10 @@ pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: GuiIn) -> bool {
                 let mut core = shared.wait_for_gui_lines(shared.lock());
                 let now = Instant::now();
                 let actions = match frame {
-                    Frame::Line(line) => core.session.handle(Input::GuiLine(line), now),
+                    Frame::Line(line) => {
+                        shared.gui_line(&line, now);
+                        core.session.handle(Input::GuiLine(line), now)
+                    }
                     Frame::Overlong { chunk, first } => {
                         core.session.handle(Input::GuiPiece { chunk, first }, now)
                     }

@@ -250,6 +250,7 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
                 }
                 match command.spawn() {
                     Ok(engine) => {
+                        crate::metrics::record::engine_restarted();
                         w.generation += 1;
                         let generation = w.generation;
                         let pid = engine.child.id();
@@ -265,6 +266,7 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
                         (w.out_open, w.err_open, running) = (true, true, true);
                     }
                     Err(err) => {
+                        crate::metrics::record::engine_start_failed();
                         tracing::error!("restarting the engine failed: {err}");
                         act(&shared, |core| {
                             core.session.handle(Input::EngineExited(EngineExit::default()), Instant::now())

@@ -22,6 +22,9 @@ use crate::net::tls_stream::TlsStream;
 const CLOSED: &str = "closed before its first line";
 const TIMED_OUT: &str = "no first line in time";
 const TLS_TIMED_OUT: &str = "no TLS handshake in time";
+const TLS_FAILED: &str = "TLS handshake failed";
+/// Refusal reason of a first line over `conn::MAX_AUTH_LINE`.
+const TOO_LONG: &str = "first line too long";
 
 /// A reserved place among `max_sessions`; freed when dropped.
 struct Slot(Arc<Ctx>);
@@ -130,7 +133,7 @@ pub(super) async fn accept_tcp(ctx: Arc<Ctx>, listener: TcpListener, tls: bool) 
                         Ok(Ok(stream)) => admit(task_ctx, stream, peer, Kind::Tls, ticket).await,
                         Ok(Err(err)) => {
                             let why = format!("TLS handshake failed: {err}");
-                            note(&task_ctx, &peer, Kind::Tls, "TLS handshake failed", &why);
+                            note(&task_ctx, &peer, Kind::Tls, TLS_FAILED, &why);
                         }
                         Err(_) => {
                             note(&task_ctx, &peer, Kind::Tls, TLS_TIMED_OUT, TLS_TIMED_OUT);
@@ -200,9 +203,26 @@ impl Accepted for tokio_rustls::server::TlsStream<tokio::net::TcpStream> {
     }
 }
 
+/// The `reason` label of [`crate::metrics::names::AUTH_REFUSED_TOTAL`] for a refusal reason.
+fn refusal_label(reason: &str) -> &'static str {
+    match reason {
+        first_line::MISSING_TOKEN => "missing-token",
+        first_line::WRONG_TOKEN => "wrong-token",
+        first_line::NOT_UCI => "not-uci",
+        TOO_LONG => "line-too-long",
+        TIMED_OUT => "auth-timeout",
+        CLOSED => "closed",
+        TLS_TIMED_OUT => "tls-timeout",
+        TLS_FAILED => "tls-failed",
+        // No other reason reaches `note`.
+        _ => "not-uci",
+    }
+}
+
 /// Records a refusal; logs it when it is its source's first in this window. Returns the delay
 /// before answering.
 fn note(ctx: &Ctx, peer: &Peer, kind: Kind, reason: &'static str, detail: &str) -> Duration {
+    crate::metrics::record::auth_refused(refusal_label(reason));
     let source = peer.source();
     let penalize = !matches!(reason, CLOSED | TIMED_OUT | TLS_TIMED_OUT);
     let verdict = ctx
@@ -228,7 +248,7 @@ async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: Peer, kind: Kind
             first_line::judge(&line, rest, required, &tokens).map_err(|r| (r, r.to_owned()))
         }
         FirstLine::TooLong => Err((
-            "first line too long",
+            TOO_LONG,
             format!("first line over {} bytes", conn::MAX_AUTH_LINE),
         )),
         FirstLine::Closed => {
@@ -250,6 +270,7 @@ async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: Peer, kind: Kind
     let max = ctx.spec.config.serve.max_sessions;
     if ctx.active.fetch_add(1, Ordering::SeqCst) >= max {
         ctx.active.fetch_sub(1, Ordering::SeqCst);
+        crate::metrics::record::auth_refused("too-many");
         let reason = format!("server busy (max_sessions {max} reached)");
         tracing::warn!("connection {} refused: {reason}", peer.name);
         conn::refuse(&mut stream, &reason).await;

@@ -132,6 +132,7 @@ impl Admission {
         let mut pool = self.pool();
         if fd.saturating_add(Admission::reserve(sessions_left)) >= self.fd_limit {
             pool.shed[0] += 1;
+            crate::metrics::record::connection_shed("fd-reserve");
             return Err(Shed::FdReserve);
         }
         if let Some(ip) = addr
@@ -142,6 +143,7 @@ impl Admission {
                 evict(&mut pool, id);
             }
             pool.shed[1] += 1;
+            crate::metrics::record::connection_shed("per-addr");
             *pool.top.entry(ip).or_insert(0) += 1;
         }
         let held = pool.held.len();
@@ -151,6 +153,7 @@ impl Admission {
         {
             evict(&mut pool, id);
             pool.shed[2] += 1;
+            crate::metrics::record::connection_shed("max-startups");
         }
         pool.next += 1;
         let id = pool.next;
@@ -198,6 +201,7 @@ impl Admission {
     /// Counts a failed `accept` (e.g. out of descriptors), for the summary.
     pub fn accept_failed(&self) {
         self.pool().shed[3] += 1;
+        crate::metrics::record::connection_shed("accept-failed");
     }
 
     /// The line summing up what was shed since the last call, or `None` when nothing was.

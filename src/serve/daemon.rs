@@ -20,6 +20,7 @@ use super::caps::{Caps, Machine};
 use super::conn::ConnState;
 use super::refusals::Refusals;
 use crate::logging::init;
+use crate::metrics::{Health, Service};
 use crate::proxy::spec::SessionSpec;
 use crate::token::Tokens;
 
@@ -120,6 +121,9 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
         None
     };
     let logs = init(&spec.log_settings(false));
+    let health = Health::starting();
+    let metrics = crate::metrics::start(&config.metrics, Service::Serve, health.clone())
+        .map_err(|e| e.to_string())?;
     if let Some(warning) = &loose {
         tracing::warn!("{warning}");
     }
@@ -183,13 +187,16 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
         next_id: AtomicU64::new(1),
         open: Mutex::new(HashMap::new()),
     });
-    let status = runtime.block_on(serve(ctx, addrs));
+    let status = runtime.block_on(serve(ctx, addrs, &health));
     runtime.shutdown_timeout(Duration::from_millis(100));
+    drop(metrics);
     drop(logs);
     status
 }
 
-async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>) -> Result<ExitCode, String> {
+/// Listens on `addrs` until SIGTERM or SIGINT; `health` is healthy while every listener is
+/// up and the daemon is not stopping.
+async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>, health: &Health) -> Result<ExitCode, String> {
     let mut acceptors = Vec::new();
     let mut sockets = Vec::new();
     for addr in &addrs {
@@ -219,8 +226,10 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>) -> Result<ExitCode, String> {
         "no tokens: no auth line"
     };
     tracing::info!("fenguard {} serving ({auth})", env!("CARGO_PKG_VERSION"));
+    health.set_healthy();
     acceptors.push(tokio::spawn(summaries(Arc::clone(&ctx))));
     let name = wait_for_stop(&ctx).await;
+    health.set_unhealthy(format!("stopping ({name})"));
     tracing::warn!("received {name}: no new connections; quitting every engine");
     for task in &acceptors {
         task.abort();

@@ -46,6 +46,7 @@ pub(super) async fn run(
     let relay = match Relay::start(&spec.command, session, ctx.stderr.clone(), ctx.grace) {
         Ok(relay) => relay,
         Err(err) => {
+            crate::metrics::record::engine_start_failed();
             let mut writer = writer;
             let line = format!("info string fenguard: engine did not start: {err}\n");
             let _ = std::io::Write::write_all(&mut writer, line.as_bytes());
@@ -54,6 +55,7 @@ pub(super) async fn run(
             return;
         }
     };
+    let _active = crate::metrics::record::session_started();
     let state = ConnState::new();
     let idle = Some(config.serve.idle_timeout_ms)
         .filter(|&ms| ms > 0)

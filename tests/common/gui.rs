@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{FAKE_ENGINE, PATIENCE, Proxy, test_dir, wait_until};
+use super::{FAKE_ENGINE, PATIENCE, Proxy, records, test_dir, wait_until};
 
 /// Patience for searches by a real engine (slow, shared machine); never a timing assertion.
 pub const SEARCH_PATIENCE: Duration = Duration::from_secs(60);
@@ -206,17 +206,7 @@ impl Gui {
     /// Every record of `positions.jsonl` so far, parsed and rebuilt in full (compact
     /// `position` records expanded, as `fenguard log` does).
     pub fn records(&self) -> Vec<serde_json::Value> {
-        let mut expander = fenguard::logview::Expander::default();
-        self.proxy
-            .log("positions.jsonl")
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                expander
-                    .expand_line(l)
-                    .unwrap_or_else(|e| panic!("{e}: {l}"))
-            })
-            .collect()
+        records(&self.proxy.log_dir)
     }
 
     /// Waits for the first record satisfying `pick` (the log is written asynchronously).

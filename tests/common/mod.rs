@@ -209,6 +209,21 @@ impl Drop for Proxy {
     }
 }
 
+/// Every record of `LOG_DIR/positions.jsonl` so far, parsed and rebuilt in full (compact
+/// `position` records expanded, as `fenguard log` does).
+pub fn records(log_dir: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(log_dir.join("positions.jsonl")).unwrap_or_default();
+    let mut expander = fenguard::logview::Expander::default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            expander
+                .expand_line(l)
+                .unwrap_or_else(|e| panic!("{e}: {l}"))
+        })
+        .collect()
+}
+
 /// Polls `probe` every 10 ms for up to [`PATIENCE`].
 pub fn wait_until<T>(mut probe: impl FnMut() -> Option<T>) -> Option<T> {
     let start = Instant::now();

@@ -1,5 +1,6 @@
 //! The stdio proxy as a process, around the fake engine and real Stockfish: relay, lifecycle,
-//! signals, stalls, restarts, hostile input, the position interception (public-report rows
+//! signals, stalls, restarts (one table-driven process suite: `process_table`,
+//! `process_runner`), hostile input, the position interception (public-report rows
 //! end to end) and the SPEC 12 guard.
 //!
 //! One test binary (`cargo test --test proxy`); each module is a former test crate of its own
@@ -19,6 +20,9 @@ mod positions_more_detect;
 mod positions_more_epd;
 mod positions_options;
 mod positions_translation;
+mod process_pipes;
+mod process_runner;
+mod process_table;
 mod proxy_lifecycle;
 mod proxy_relay;
 mod proxy_signals;

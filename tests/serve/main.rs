@@ -1,5 +1,5 @@
 //! `fenguard serve` and `fenguard connect` as processes: admission, tokens, sessions, hostile
-//! clients, lifecycle and dead peers.
+//! clients, lifecycle, dead peers and the metrics listener.
 //!
 //! One test binary (`cargo test --test serve`); each module is a former test crate of its own
 //! name, so `cargo test --test serve MODULE::` runs what `--test MODULE` ran.
@@ -13,5 +13,6 @@ mod serve_auth;
 mod serve_deadpeer;
 mod serve_hostile;
 mod serve_lifecycle;
+mod serve_metrics;
 mod serve_sessions;
 mod serve_tokens;

@@ -159,11 +159,14 @@ fn a_tokens_file_readable_by_others_is_warned_about_at_start() {
     let mode = std::os::unix::fs::PermissionsExt::from_mode(0o644);
     std::fs::set_permissions(dir.join("tokens"), mode).unwrap();
     let daemon = Daemon::start(&dir, &config, "127.0.0.1:{port}", &[]);
-    assert!(
-        daemon.stderr().contains("readable by group or others"),
-        "{}",
-        daemon.stderr()
-    );
+    // stderr is written by the logging's own thread: it may come just after the listener.
+    let warned = crate::common::wait_until(|| {
+        daemon
+            .stderr()
+            .contains("readable by group or others")
+            .then_some(())
+    });
+    assert!(warned.is_some(), "{}", daemon.stderr());
     daemon.wait_log("readable by group or others");
 }
 

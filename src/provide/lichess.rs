@@ -1,0 +1,223 @@
+//! The HTTP side of a provider: lila's external-engine registration and lichess's work broker
+//! (lila-engine), over ureq on rustls.
+//!
+//! Routes (lichess-org/api `doc/specs/tags/externalengine/*.yaml`; lila-engine `src/main.rs`):
+//! - lila, with the OAuth token: `GET /api/external-engine` (the token's engines),
+//!   `POST /api/external-engine` (register), `PUT /api/external-engine/{id}` (update);
+//! - broker, with the provider secret: `POST /api/external-engine/work` (`{"providerSecret"}`;
+//!   200 `{"id", "work", "engine"}` or 204 after at most 10 s), `POST
+//!   /api/external-engine/work/{id}` (the engine's output as a `text/plain` stream; 404 for an
+//!   unknown or expired id, 400 for a line outside its grammar; 200 at `bestmove`, at the end
+//!   of the body, or at once when the requester has left, closing the connection).
+
+use std::io::Read;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::work::Job;
+
+/// How long a poll for work may take: the broker answers within 10 s (lichess's example
+/// provider waits 12 s).
+pub const POLL_TIMEOUT: Duration = Duration::from_secs(12);
+
+/// How long lila's registration calls and the broker's answer to a finished stream may take.
+const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An engine as lila registers it (the fields a provider sends; `providerSecret` is stored
+/// hashed and never returned).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Registration {
+    /// Shown on the analysis board, 1 to 200 characters; the key for updating.
+    pub name: String,
+    /// Most threads a job may ask for.
+    pub max_threads: u32,
+    /// Most hash a job may ask for, MiB.
+    pub max_hash: u32,
+    /// lichess variant names.
+    pub variants: Vec<String>,
+    /// The provider secret (16 to 1024 characters).
+    pub provider_secret: String,
+}
+
+/// An engine lila lists (`GET /api/external-engine`), the fields fenguard reads.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Registered {
+    /// `eei_...`.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+}
+
+/// What went wrong talking to lila or the broker.
+#[derive(Debug, thiserror::Error)]
+pub enum HttpError {
+    /// No answer: connection refused, timeout, TLS, a connection closed mid-request.
+    #[error("{0}")]
+    Transport(#[from] ureq::Error),
+    /// An answer with an unexpected status.
+    #[error("HTTP {status}: {body}")]
+    Status {
+        /// The status code.
+        status: u16,
+        /// The first 200 characters of the body.
+        body: String,
+    },
+    /// A body that is not the JSON expected.
+    #[error("unexpected answer: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// How a submitted stream ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Submitted {
+    /// 200 after the whole stream (up to `bestmove`) was sent.
+    Done,
+    /// The broker closed the stream before its end: the requester left (lila-engine answers
+    /// 200 at once and closes), or the job was gone.
+    Closed,
+    /// 404: the job was unknown or had expired (submitted too late).
+    Late,
+    /// 400: the broker refused a line.
+    Refused,
+}
+
+/// A client for one lila and one broker.
+#[derive(Debug, Clone)]
+pub struct Lichess {
+    agent: ureq::Agent,
+    lila: String,
+    broker: String,
+    token: String,
+}
+
+impl Lichess {
+    /// A client for `lila` and `broker` (base URLs, trailing `/` ignored), with `token` for
+    /// lila.
+    pub fn new(lila: &str, broker: &str, token: String) -> Lichess {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .user_agent(format!("fenguard/{}", env!("CARGO_PKG_VERSION")))
+            .timeout_connect(Some(Duration::from_secs(10)))
+            .build();
+        Lichess {
+            agent: config.into(),
+            lila: lila.trim_end_matches('/').to_owned(),
+            broker: broker.trim_end_matches('/').to_owned(),
+            token,
+        }
+    }
+
+    fn bearer(&self) -> String {
+        format!("Bearer {}", self.token)
+    }
+
+    /// Registers the engine, or updates the one of the same name (as lichess's example
+    /// provider does); returns its id.
+    ///
+    /// # Errors
+    /// [`HttpError`] for a failed call (401: a bad token; 400: a field lila refuses).
+    pub fn register(&self, registration: &Registration) -> Result<String, HttpError> {
+        let url = format!("{}/api/external-engine", self.lila);
+        let mut listed = self
+            .agent
+            .get(&url)
+            .header("Authorization", self.bearer())
+            .config()
+            .timeout_global(Some(CALL_TIMEOUT))
+            .build()
+            .call()?;
+        let engines: Vec<Registered> = serde_json::from_str(&expect_ok(&mut listed)?)?;
+        let body = serde_json::to_string(registration)?;
+        let existing = engines.iter().find(|e| e.name == registration.name);
+        let request = match existing {
+            Some(engine) => self.agent.put(&format!("{url}/{}", engine.id)),
+            None => self.agent.post(&url),
+        };
+        let mut answer = request
+            .header("Authorization", self.bearer())
+            .content_type("application/json")
+            .config()
+            .timeout_global(Some(CALL_TIMEOUT))
+            .build()
+            .send(body.as_bytes())?;
+        let engine: Registered = serde_json::from_str(&expect_ok(&mut answer)?)?;
+        Ok(engine.id)
+    }
+
+    /// One long poll for work: a job, or `None` when the broker had none (204).
+    ///
+    /// # Errors
+    /// [`HttpError`] for a failed call or an answer that is not a job.
+    pub fn acquire(&self, secret: &str) -> Result<Option<Job>, HttpError> {
+        let body = serde_json::json!({ "providerSecret": secret }).to_string();
+        let mut answer = self
+            .agent
+            .post(&format!("{}/api/external-engine/work", self.broker))
+            .content_type("application/json")
+            .config()
+            .timeout_global(Some(POLL_TIMEOUT))
+            .build()
+            .send(body.as_bytes())?;
+        if answer.status() == 204 {
+            return Ok(None);
+        }
+        Ok(Some(serde_json::from_str(&expect_ok(&mut answer)?)?))
+    }
+
+    /// Streams `output` (read until its end) as the analysis of job `id`. Each read of
+    /// `output` is sent as one chunk at once (ureq's chunked body), so lines reach the
+    /// requester as the engine prints them.
+    ///
+    /// # Errors
+    /// [`HttpError`] for a broker that cannot be reached or answers another status.
+    pub fn submit(&self, id: &str, output: &mut dyn Read) -> Result<Submitted, HttpError> {
+        let sent = self
+            .agent
+            .post(&format!("{}/api/external-engine/work/{id}", self.broker))
+            .content_type("text/plain")
+            .config()
+            .timeout_recv_response(Some(CALL_TIMEOUT))
+            .build()
+            .send(ureq::SendBody::from_reader(output));
+        let mut answer = match sent {
+            Ok(answer) => answer,
+            Err(ureq::Error::Io(_) | ureq::Error::Protocol(_)) => return Ok(Submitted::Closed),
+            Err(e) => return Err(e.into()),
+        };
+        match answer.status().as_u16() {
+            200..=299 => Ok(Submitted::Done),
+            404 => Ok(Submitted::Late),
+            400 => {
+                let body = read_some(&mut answer);
+                tracing::warn!("the broker refused a line of job {id}: {body}");
+                Ok(Submitted::Refused)
+            }
+            status => Err(HttpError::Status {
+                status,
+                body: read_some(&mut answer),
+            }),
+        }
+    }
+}
+
+/// The body of a 2xx answer, else the status as an error.
+fn expect_ok(answer: &mut ureq::http::Response<ureq::Body>) -> Result<String, HttpError> {
+    let status = answer.status().as_u16();
+    if !(200..300).contains(&status) {
+        return Err(HttpError::Status {
+            status,
+            body: read_some(answer),
+        });
+    }
+    Ok(answer.body_mut().read_to_string()?)
+}
+
+/// The first 200 characters of a body on one line (blank runs as one space), for a message:
+/// a proxy's HTML error page stays one log line.
+fn read_some(answer: &mut ureq::http::Response<ureq::Body>) -> String {
+    let text = answer.body_mut().read_to_string().unwrap_or_default();
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    one_line.chars().take(200).collect()
+}

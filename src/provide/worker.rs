@@ -1,0 +1,299 @@
+//! A worker: one engine, a poll thread that long-polls the broker for jobs, and a job loop
+//! that runs them one at a time (lichess's example provider, one engine per worker).
+//!
+//! A busy worker polls only when it is the process's one worker: a new job then stops the
+//! running search (the example provider's way: on the analysis board a new job usually means
+//! the user moved on). With several workers, a busy worker leaves new jobs to the idle ones.
+//! An idle engine is stopped after `keep_alive_s` and started again for the next job.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::engine_link::{self, EngineLink, EngineMaker, Input};
+use super::job::{self, JobContext, Outcome};
+use super::lichess::Lichess;
+use super::work::{Caps, EngineState, Job};
+use crate::metrics::Health;
+
+/// The longest wait between polls after errors (lichess's example provider: ×1.5 up to 10 s).
+const MAX_BACKOFF: Duration = Duration::from_secs(10);
+
+/// What the poll thread hands the job loop.
+#[derive(Debug)]
+enum Event {
+    Job(Box<Job>, Instant),
+    Idle,
+    Shutdown,
+}
+
+/// What a worker shares with its poll thread and with the process's shutdown.
+#[derive(Debug, Default)]
+pub struct Shared {
+    state: Mutex<Busy>,
+    changed: Condvar,
+    shutdown: AtomicBool,
+}
+
+#[derive(Debug, Default)]
+struct Busy {
+    /// A job was handed over and not yet started.
+    handed: bool,
+    /// The running job's engine input (to stop it).
+    running: Option<Input>,
+}
+
+/// One worker's making.
+#[derive(Debug, Clone)]
+pub struct Worker {
+    /// Its engines.
+    pub maker: EngineMaker,
+    /// lila and the broker.
+    pub lichess: Lichess,
+    /// The provider secret.
+    pub secret: Arc<String>,
+    /// Every job is clamped to these.
+    pub caps: Caps,
+    /// The `UCI_Variant` values offered.
+    pub variants: Arc<Vec<String>>,
+    /// Stop an engine idle this long (`None`: never).
+    pub keep_alive: Option<Duration>,
+    /// Whether it is the process's only worker (a busy worker then polls too).
+    pub alone: bool,
+    /// The process's health, for the metrics listener.
+    pub health: Health,
+}
+
+impl Shared {
+    /// Asks the worker to end: its running search is stopped (streamed up to its
+    /// `bestmove`), then its engine quits.
+    pub fn shut_down(&self, events: &Sender<EventHandle>) {
+        self.shutdown.store(true, Ordering::SeqCst);
+        let busy = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(input) = &busy.running {
+            let _ = engine_link::send(input, "stop");
+        }
+        drop(busy);
+        self.changed.notify_all();
+        let _ = events.send(EventHandle(Event::Shutdown));
+    }
+}
+
+/// An event for a worker's job loop (opaque outside this module).
+#[derive(Debug)]
+pub struct EventHandle(Event);
+
+impl Worker {
+    /// Runs the worker on this thread until [`Shared::shut_down`]; `engine` is an engine
+    /// already started (the first worker's, whose handshake gave the variants).
+    pub fn run(
+        self,
+        engine: Option<EngineLink>,
+        shared: &Arc<Shared>,
+        events: (Sender<EventHandle>, Receiver<EventHandle>),
+    ) {
+        let (sender, receiver) = events;
+        let poller = {
+            let (worker, shared) = (self.clone(), Arc::clone(shared));
+            std::thread::Builder::new()
+                .name(format!("poll {}", self.maker.sid))
+                .spawn(move || worker.poll(&shared, &sender))
+        };
+        if let Err(e) = poller {
+            tracing::error!("worker {}: no poll thread: {e}", self.maker.sid);
+            return;
+        }
+        self.jobs(engine, shared, &receiver);
+    }
+
+    /// The job loop.
+    fn jobs(
+        &self,
+        mut engine: Option<EngineLink>,
+        shared: &Shared,
+        events: &Receiver<EventHandle>,
+    ) {
+        let mut state = EngineState::default();
+        let mut idle_since = Instant::now();
+        let wait = self.keep_alive.unwrap_or(Duration::from_secs(3600));
+        loop {
+            let event = match events.recv_timeout(wait.min(Duration::from_secs(1))) {
+                Ok(EventHandle(event)) => event,
+                Err(RecvTimeoutError::Timeout) => Event::Idle,
+                Err(RecvTimeoutError::Disconnected) => Event::Shutdown,
+            };
+            match event {
+                Event::Shutdown => break,
+                Event::Idle => {
+                    if let Some(keep) = self.keep_alive
+                        && engine.is_some()
+                        && idle_since.elapsed() >= keep
+                    {
+                        tracing::info!("worker {}: stopping the idle engine", self.maker.sid);
+                        if let Some(link) = engine.take() {
+                            link.quit();
+                        }
+                        state = EngineState::default();
+                    }
+                }
+                Event::Job(job, acquired) => {
+                    if engine.is_none() {
+                        state = EngineState::default();
+                        engine = self
+                            .maker
+                            .start()
+                            .inspect_err(|e| tracing::error!("worker {}: {e}", self.maker.sid))
+                            .ok();
+                    }
+                    self.run_job(&mut engine, &mut state, &job, acquired, shared);
+                    idle_since = Instant::now();
+                }
+            }
+        }
+        if let Some(link) = engine {
+            link.quit();
+        }
+        tracing::info!("worker {}: ended", self.maker.sid);
+    }
+
+    fn run_job(
+        &self,
+        engine: &mut Option<EngineLink>,
+        state: &mut EngineState,
+        job: &Job,
+        acquired: Instant,
+        shared: &Shared,
+    ) {
+        {
+            let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+            busy.handed = false;
+            busy.running = engine.as_ref().map(EngineLink::input);
+        }
+        shared.changed.notify_all();
+        *self
+            .maker
+            .label
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(job.id.clone());
+        metrics::gauge!("fenguard_jobs_active").increment(1.0);
+        tracing::info!("worker {}: job {}", self.maker.sid, job.id);
+        let ctx = JobContext {
+            lichess: &self.lichess,
+            caps: self.caps,
+            variants: &self.variants,
+        };
+        let result = job::run(&ctx, engine, state, job, acquired);
+        metrics::gauge!("fenguard_jobs_active").decrement(1.0);
+        *self
+            .maker
+            .label
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = None;
+        shared
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .running = None;
+        shared.changed.notify_all();
+        let (outcome, timing) = match result {
+            Ok(done) => done,
+            Err(e) => {
+                tracing::warn!("worker {}: job {}: {e}", self.maker.sid, job.id);
+                return;
+            }
+        };
+        metrics::counter!("fenguard_jobs_total", "outcome" => outcome.label()).increment(1);
+        if let Some(first) = timing.first_info {
+            metrics::histogram!("fenguard_job_first_info_seconds")
+                .record((first - timing.acquired).as_secs_f64());
+        }
+        if let Some(end) = timing.bestmove {
+            metrics::histogram!("fenguard_job_seconds")
+                .record((end - timing.acquired).as_secs_f64());
+        }
+        let level_info = matches!(outcome, Outcome::Done | Outcome::Aborted);
+        let message = format!(
+            "worker {}: job {} {} after {} ms",
+            self.maker.sid,
+            job.id,
+            outcome.label(),
+            timing.acquired.elapsed().as_millis()
+        );
+        if level_info {
+            tracing::info!("{message}");
+        } else {
+            tracing::warn!("{message}");
+        }
+    }
+
+    /// The poll thread: long-polls for work while the worker may take a job.
+    fn poll(&self, shared: &Shared, events: &Sender<EventHandle>) {
+        let mut backoff = Duration::from_secs(1);
+        let mut failing_since: Option<Instant> = None;
+        loop {
+            {
+                let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+                while !shared.shutdown.load(Ordering::SeqCst)
+                    && (busy.handed || (busy.running.is_some() && !self.alone))
+                {
+                    busy = shared
+                        .changed
+                        .wait(busy)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+            }
+            if shared.shutdown.load(Ordering::SeqCst) {
+                return;
+            }
+            match self.lichess.acquire(&self.secret) {
+                Ok(found) => {
+                    backoff = Duration::from_secs(1);
+                    if failing_since.take().is_some() {
+                        tracing::info!("worker {}: the broker answers again", self.maker.sid);
+                        self.health.set_healthy();
+                    }
+                    let Some(job) = found else { continue };
+                    let acquired = Instant::now();
+                    let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+                    if let Some(input) = &busy.running {
+                        // The one worker's new job stops the running search.
+                        let _ = engine_link::send(input, "stop");
+                    }
+                    busy.handed = true;
+                    drop(busy);
+                    if events
+                        .send(EventHandle(Event::Job(Box::new(job), acquired)))
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    let since = *failing_since.get_or_insert_with(Instant::now);
+                    tracing::warn!(
+                        "worker {}: cannot acquire work ({e}); next try in {} ms",
+                        self.maker.sid,
+                        backoff.as_millis()
+                    );
+                    if since.elapsed() >= MAX_BACKOFF {
+                        self.health.set_unhealthy(format!(
+                            "the broker fails since {} s: {e}",
+                            since.elapsed().as_secs()
+                        ));
+                    }
+                    sleep_unless(shared, backoff);
+                    backoff = backoff.mul_f64(1.5).min(MAX_BACKOFF);
+                }
+            }
+        }
+    }
+}
+
+/// Sleeps `wait`, or less when the worker is shut down.
+fn sleep_unless(shared: &Shared, wait: Duration) {
+    let busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+    let _ = shared
+        .changed
+        .wait_timeout_while(busy, wait, |_| !shared.shutdown.load(Ordering::SeqCst));
+}

@@ -1,0 +1,85 @@
+//! Several workers and several provider processes on one queue: every job served exactly once.
+
+use serde_json::json;
+
+use crate::common::test_dir;
+use crate::support::{Mock, Provider, START, Setup, lines, work};
+
+#[test]
+fn two_processes_with_two_workers_share_one_queue_and_serve_each_job_once() {
+    let mock = Mock::start(1.0);
+    let dir = test_dir("provide_two_procs");
+    let mut setup = Setup::new("provide_two_procs");
+    setup.provider = "workers = 2";
+    setup.secret = Some(dir.join("secret"));
+    let a = Provider::start_in(&mock, &setup, dir.join("a"));
+    let b = Provider::start_in(&mock, &setup, dir.join("b"));
+    assert_eq!(
+        mock.engines().len(),
+        1,
+        "one registration: {:?}",
+        mock.engines()
+    );
+    let keys: Vec<String> = (0..24)
+        .map(|i| {
+            let moves: &[&str] = if i % 2 == 0 { &[] } else { &["d2d4", "d7d5"] };
+            let w = work(
+                &format!("s{}", i % 5),
+                json!({"depth": 2 + i % 3}),
+                START,
+                moves,
+            );
+            mock.enqueue("fenguard-test", &w, &json!({}))
+        })
+        .collect();
+    let mut ids = Vec::new();
+    for key in &keys {
+        let job = mock.wait(key, "ended", 60);
+        assert_eq!(job["submit_status"], 200, "{job}");
+        assert_eq!(job["acquire_count"], 1, "{job}");
+        assert_eq!(
+            job["submits"].as_array().unwrap().len(),
+            1,
+            "submitted once: {job}"
+        );
+        assert_eq!(
+            lines(&job).last().map(String::as_str),
+            Some("bestmove e2e4")
+        );
+        ids.push(job["id"].as_str().unwrap().to_owned());
+    }
+    // Each job's search is logged by exactly one worker of one process; both processes served.
+    let (ra, rb) = (a.records(), b.records());
+    let served = |records: &[serde_json::Value], id: &str| {
+        records
+            .iter()
+            .filter(|r| r["kind"] == "search" && r["session"] == id)
+            .count()
+    };
+    let mut by_a = 0;
+    for id in &ids {
+        let (x, y) = (served(&ra, id), served(&rb, id));
+        assert_eq!(x + y, 1, "job {id}: {x} + {y} searches");
+        by_a += x;
+    }
+    assert!(
+        by_a > 0 && by_a < ids.len(),
+        "one process served all {} jobs ({by_a} by a)",
+        ids.len()
+    );
+    let workers = |records: &[serde_json::Value]| {
+        let mut sessions: Vec<String> = records
+            .iter()
+            .filter(|r| r["kind"] == "engine-start")
+            .filter_map(|r| r["session"].as_str().map(str::to_owned))
+            .collect();
+        sessions.sort();
+        sessions.dedup();
+        sessions.len()
+    };
+    assert_eq!(
+        (workers(&ra), workers(&rb)),
+        (2, 2),
+        "two engines a process"
+    );
+}
