@@ -93,7 +93,7 @@ fn an_engine_killed_mid_job_ends_that_stream_and_the_next_job_is_served() {
     let long = work("s1", json!({"movetime": 60000}), START, &[]);
     let key = mock.enqueue("fenguard-test", &long, &json!({}));
     mock.wait(&key, "streaming", 60);
-    let pid = engine_pids(&provider.records())[0];
+    let pid = engine_pids(&provider.wait_records(|r| !engine_pids(r).is_empty()))[0];
     unsafe { libc::kill(pid, libc::SIGKILL) };
     let job = mock.wait(&key, "ended", 60);
     assert_eq!(job["submit_status"], 200, "the stream ended cleanly: {job}");
@@ -114,8 +114,11 @@ fn an_engine_killed_mid_job_ends_that_stream_and_the_next_job_is_served() {
             .last()
             .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove 0000")
     );
-    let restarts = provider
-        .records()
+    let records = provider.wait_records(|r| {
+        r.iter()
+            .any(|r| r["kind"] == "search" && r["go"] == "go depth 6")
+    });
+    let restarts = records
         .iter()
         .filter(|r| r["kind"] == "engine-start" && r["restart"] == 1)
         .count();

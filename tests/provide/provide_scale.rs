@@ -49,6 +49,16 @@ fn two_processes_with_two_workers_share_one_queue_and_serve_each_job_once() {
         ids.push(job["id"].as_str().unwrap().to_owned());
     }
     // Each job's search is logged by exactly one worker of one process; both processes served.
+    let searches = |r: &[serde_json::Value]| r.iter().filter(|r| r["kind"] == "search").count();
+    let all_logged = || searches(&a.records()) + searches(&b.records()) >= ids.len();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !all_logged() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "searches not all logged"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let (ra, rb) = (a.records(), b.records());
     let served = |records: &[serde_json::Value], id: &str| {
         records
@@ -133,12 +143,15 @@ fn the_metrics_endpoint_counts_jobs_positions_and_latency_as_jobs_run() {
     let bad = work("s", json!({"depth": 2}), "8/8/8/8/8/8/8/8 w - - 0 1", &[]);
     let key = mock.enqueue("fenguard-test", &bad, &json!({"raw": true}));
     assert_eq!(mock.wait(&key, "ended", 30)["submit_status"], 200);
-    let after = scrape();
-    assert_eq!(
-        value(&after, "fenguard_jobs_total{outcome=\"done\"}"),
-        4.0,
-        "{after}"
-    );
+    // A job is counted once the broker's answer is read, just after the mock saw it end.
+    let done = |text: &str| value(text, "fenguard_jobs_total{outcome=\"done\"}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut after = scrape();
+    while done(&after) < 4.0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        after = scrape();
+    }
+    assert_eq!(done(&after), 4.0, "{after}");
     assert_eq!(
         value(&after, "fenguard_positions_total{verdict=\"valid\"}"),
         3.0,

@@ -303,6 +303,20 @@ impl Provider {
         }
     }
 
+    /// Waits (60 s) until the records satisfy `probe` (the positions log is written by a
+    /// thread of its own, a few milliseconds after the fact); gives them.
+    pub fn wait_records(&self, probe: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let records = self.records();
+            if probe(&records) {
+                return records;
+            }
+            assert!(Instant::now() < deadline, "records never so: {records:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Sends SIGTERM and waits (60 s) for the exit.
     pub fn terminate(&mut self) -> ExitStatus {
         let pid = i32::try_from(self.child.id()).unwrap();
