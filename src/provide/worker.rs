@@ -204,7 +204,6 @@ impl Worker {
                 return;
             }
         };
-        metrics::counter!(JOBS_TOTAL, "outcome" => outcome.label()).increment(1);
         if let Some(first) = timing.first_info {
             metrics::histogram!(JOB_FIRST_INFO_SECONDS)
                 .record((first - timing.acquired).as_secs_f64());
@@ -212,6 +211,8 @@ impl Worker {
         if let Some(end) = timing.bestmove {
             metrics::histogram!(JOB_SECONDS).record((end - timing.acquired).as_secs_f64());
         }
+        // Counted last: a scrape that sees the job counted sees its latencies too.
+        metrics::counter!(JOBS_TOTAL, "outcome" => outcome.label()).increment(1);
         let level_info = matches!(outcome, Outcome::Done | Outcome::Aborted);
         let message = format!(
             "worker {}: job {} {} after {} ms",
