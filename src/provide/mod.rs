@@ -175,6 +175,14 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
     let plan = plan(&spec)?;
     let logs = init(&spec.log_settings(false));
     tracing::info!("fenguard {} provide starting", env!("CARGO_PKG_VERSION"));
+    // Unhealthy until registered; then the workers say whether the broker answers.
+    let health = crate::metrics::Health::starting();
+    let _metrics = crate::metrics::start(
+        &spec.config.metrics,
+        crate::metrics::Service::Provide,
+        health.clone(),
+    )
+    .map_err(|e| e.to_string())?;
     let provider = spec.config.provider.clone();
     let spec = Arc::new(spec);
     let guard = Guard::new(
@@ -232,11 +240,11 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
         provider.workers,
         provider.broker_url
     );
+    health.set_healthy();
     eprintln!(
         "fenguard: engine {name:?} registered as {id}; serving {} with {} worker(s)",
         provider.broker_url, provider.workers
     );
-    let health = crate::metrics::Health::new();
     let secret = Arc::new(plan.secret);
     let uci_variants = Arc::new(uci_variants);
     let alone = provider.workers == 1;

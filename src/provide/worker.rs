@@ -15,7 +15,8 @@ use super::engine_link::{self, EngineLink, EngineMaker, Input};
 use super::job::{self, JobContext, Outcome};
 use super::lichess::Lichess;
 use super::work::{Caps, EngineState, Job};
-use crate::metrics::Health;
+use crate::metrics::names::{JOB_FIRST_INFO_SECONDS, JOB_SECONDS, JOBS_ACTIVE, JOBS_TOTAL};
+use crate::metrics::{Health, record::Active};
 
 /// The longest wait between polls after errors (lichess's example provider: ×1.5 up to 10 s).
 const MAX_BACKOFF: Duration = Duration::from_secs(10);
@@ -176,7 +177,7 @@ impl Worker {
             .label
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = Some(job.id.clone());
-        metrics::gauge!("fenguard_jobs_active").increment(1.0);
+        let active = Active::new(JOBS_ACTIVE);
         tracing::info!("worker {}: job {}", self.maker.sid, job.id);
         let ctx = JobContext {
             lichess: &self.lichess,
@@ -184,7 +185,7 @@ impl Worker {
             variants: &self.variants,
         };
         let result = job::run(&ctx, engine, state, job, acquired);
-        metrics::gauge!("fenguard_jobs_active").decrement(1.0);
+        drop(active);
         *self
             .maker
             .label
@@ -203,15 +204,15 @@ impl Worker {
                 return;
             }
         };
-        metrics::counter!("fenguard_jobs_total", "outcome" => outcome.label()).increment(1);
         if let Some(first) = timing.first_info {
-            metrics::histogram!("fenguard_job_first_info_seconds")
+            metrics::histogram!(JOB_FIRST_INFO_SECONDS)
                 .record((first - timing.acquired).as_secs_f64());
         }
         if let Some(end) = timing.bestmove {
-            metrics::histogram!("fenguard_job_seconds")
-                .record((end - timing.acquired).as_secs_f64());
+            metrics::histogram!(JOB_SECONDS).record((end - timing.acquired).as_secs_f64());
         }
+        // Counted last: a scrape that sees the job counted sees its latencies too.
+        metrics::counter!(JOBS_TOTAL, "outcome" => outcome.label()).increment(1);
         let level_info = matches!(outcome, Outcome::Done | Outcome::Aborted);
         let message = format!(
             "worker {}: job {} {} after {} ms",

@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::common::{process_gone, require_fairy, require_stockfish};
-use crate::support::{Mock, Provider, START, Setup, engine_pids, lines, work};
+use crate::support::{
+    Mock, Provider, START, Setup, assert_engine_bestmove, engine_pids, lines, work,
+};
 
 fn stockfish_setup(name: &str) -> Option<Setup<'_>> {
     let stockfish = require_stockfish()?;
@@ -69,18 +71,11 @@ fn a_requester_who_leaves_stops_the_search_and_the_next_job_is_served() {
     let record = provider.wait_record(|r| r["kind"] == "search" && r["go"] == "go movetime 60000");
     let elapsed = record["elapsed_ms"].as_u64().unwrap();
     assert!(elapsed < 30000, "the search was not stopped: {record}");
-    let next = mock.enqueue(
-        "fenguard-test",
+    let job = mock.serve(
         &work("s1", json!({"depth": 8}), START, &["d2d4"]),
         &json!({}),
     );
-    let job = mock.wait(&next, "ended", 60);
-    assert_eq!(job["submit_status"], 200, "{job}");
-    assert!(
-        lines(&job)
-            .last()
-            .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove 0000")
-    );
+    assert_engine_bestmove(&job);
 }
 
 #[test]
@@ -93,7 +88,7 @@ fn an_engine_killed_mid_job_ends_that_stream_and_the_next_job_is_served() {
     let long = work("s1", json!({"movetime": 60000}), START, &[]);
     let key = mock.enqueue("fenguard-test", &long, &json!({}));
     mock.wait(&key, "streaming", 60);
-    let pid = engine_pids(&provider.records())[0];
+    let pid = engine_pids(&provider.wait_records(|r| !engine_pids(r).is_empty()))[0];
     unsafe { libc::kill(pid, libc::SIGKILL) };
     let job = mock.wait(&key, "ended", 60);
     assert_eq!(job["submit_status"], 200, "the stream ended cleanly: {job}");
@@ -102,20 +97,16 @@ fn an_engine_killed_mid_job_ends_that_stream_and_the_next_job_is_served() {
         Some("bestmove 0000"),
         "{job}"
     );
-    let next = mock.enqueue(
-        "fenguard-test",
+    let job = mock.serve(
         &work("s1", json!({"depth": 6}), START, &["e2e4"]),
         &json!({}),
     );
-    let job = mock.wait(&next, "ended", 60);
-    assert_eq!(job["submit_status"], 200, "{job}");
-    assert!(
-        lines(&job)
-            .last()
-            .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove 0000")
-    );
-    let restarts = provider
-        .records()
+    assert_engine_bestmove(&job);
+    let records = provider.wait_records(|r| {
+        r.iter()
+            .any(|r| r["kind"] == "search" && r["go"] == "go depth 6")
+    });
+    let restarts = records
         .iter()
         .filter(|r| r["kind"] == "engine-start" && r["restart"] == 1)
         .count();

@@ -49,6 +49,16 @@ fn two_processes_with_two_workers_share_one_queue_and_serve_each_job_once() {
         ids.push(job["id"].as_str().unwrap().to_owned());
     }
     // Each job's search is logged by exactly one worker of one process; both processes served.
+    let searches = |r: &[serde_json::Value]| r.iter().filter(|r| r["kind"] == "search").count();
+    let all_logged = || searches(&a.records()) + searches(&b.records()) >= ids.len();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !all_logged() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "searches not all logged"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let (ra, rb) = (a.records(), b.records());
     let served = |records: &[serde_json::Value], id: &str| {
         records
@@ -82,4 +92,77 @@ fn two_processes_with_two_workers_share_one_queue_and_serve_each_job_once() {
         (2, 2),
         "two engines a process"
     );
+}
+
+/// The value of the Prometheus series `series` (name and labels as written) in `text`.
+fn value(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series).and_then(|v| v.trim().parse().ok()))
+        .unwrap_or_else(|| panic!("no {series} in:\n{text}"))
+}
+
+#[test]
+fn the_metrics_endpoint_counts_jobs_positions_and_latency_as_jobs_run() {
+    let mock = Mock::start(1.0);
+    let mut setup = Setup::new("provide_metrics");
+    setup.more = "[metrics]\nlisten = \"127.0.0.1:0\"";
+    let provider = Provider::start(&mock, &setup);
+    let stderr = provider.stderr();
+    let url = stderr
+        .lines()
+        .find_map(|l| l.split("metrics listening on ").nth(1))
+        .unwrap_or_else(|| panic!("no metrics address: {stderr}"))
+        .trim()
+        .to_owned();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let scrape = || {
+        let mut answer = agent.get(&format!("{url}/metrics")).call().unwrap();
+        assert_eq!(answer.status(), 200);
+        answer.body_mut().read_to_string().unwrap()
+    };
+    let mut health = agent.get(&format!("{url}/health")).call().unwrap();
+    assert_eq!(
+        health.status(),
+        200,
+        "{}",
+        health.body_mut().read_to_string().unwrap()
+    );
+    let before = scrape();
+    assert_eq!(value(&before, "fenguard_jobs_total{outcome=\"done\"}"), 0.0);
+    for i in 0..3 {
+        let key = mock.enqueue(
+            "fenguard-test",
+            &work("s", json!({"depth": 1 + i}), START, &[]),
+            &json!({}),
+        );
+        assert_eq!(mock.wait(&key, "ended", 30)["submit_status"], 200);
+    }
+    let bad = work("s", json!({"depth": 2}), "8/8/8/8/8/8/8/8 w - - 0 1", &[]);
+    let key = mock.enqueue("fenguard-test", &bad, &json!({"raw": true}));
+    assert_eq!(mock.wait(&key, "ended", 30)["submit_status"], 200);
+    // A job is counted once the broker's answer is read, just after the mock saw it end.
+    let done = |text: &str| value(text, "fenguard_jobs_total{outcome=\"done\"}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut after = scrape();
+    while done(&after) < 4.0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        after = scrape();
+    }
+    assert_eq!(done(&after), 4.0, "{after}");
+    assert_eq!(
+        value(&after, "fenguard_positions_total{verdict=\"valid\"}"),
+        3.0,
+        "{after}"
+    );
+    assert_eq!(
+        value(&after, "fenguard_positions_total{verdict=\"rejected\"}"),
+        1.0,
+        "{after}"
+    );
+    assert_eq!(value(&after, "fenguard_job_seconds_count"), 4.0, "{after}");
+    assert_eq!(value(&after, "fenguard_jobs_active"), 0.0, "{after}");
+    drop(provider);
 }

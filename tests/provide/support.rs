@@ -303,6 +303,20 @@ impl Provider {
         }
     }
 
+    /// Waits (60 s) until the records satisfy `probe` (the positions log is written by a
+    /// thread of its own, a few milliseconds after the fact); gives them.
+    pub fn wait_records(&self, probe: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let records = self.records();
+            if probe(&records) {
+                return records;
+            }
+            assert!(Instant::now() < deadline, "records never so: {records:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Sends SIGTERM and waits (60 s) for the exit.
     pub fn terminate(&mut self) -> ExitStatus {
         let pid = i32::try_from(self.child.id()).unwrap();
@@ -337,4 +351,26 @@ pub fn engine_pids(records: &[Value]) -> Vec<i32> {
         .filter(|r| r["kind"] == "engine-start")
         .filter_map(|r| r["pid"].as_i64().and_then(|p| i32::try_from(p).ok()))
         .collect()
+}
+
+impl Mock {
+    /// Queues `work` for `fenguard-test` and waits (60 s) until the provider answered it with
+    /// 200; the job.
+    pub fn serve(&self, work: &Value, extra: &Value) -> Value {
+        let key = self.enqueue("fenguard-test", work, extra);
+        let job = self.wait(&key, "ended", 60);
+        assert_eq!(job["submit_status"], 200, "{job}");
+        job
+    }
+}
+
+/// Asserts that the job's stream ends with an engine's move (not fenguard's `bestmove 0000`).
+pub fn assert_engine_bestmove(job: &Value) {
+    let streamed = lines(job);
+    assert!(
+        streamed
+            .last()
+            .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove 0000"),
+        "{streamed:?}"
+    );
 }
