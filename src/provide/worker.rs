@@ -252,6 +252,32 @@ impl Worker {
                     backoff = Duration::from_secs(1);
                     if failing_since.take().is_some() {
                         tracing::info!("worker {}: the broker answers again", self.maker.sid);
+                        self.health.set_healthy();
+                    }
+                    let Some(job) = found else { continue };
+                    let acquired = Instant::now();
+                    let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+                    if let Some(input) = &busy.running {
+                        // The one worker's new job stops the running search.
+                        let _ = engine_link::send(input, "stop");
+                    }
+                    busy.handed = true;
+                    drop(busy);
+                    if events
+                        .send(EventHandle(Event::Job(Box::new(job), acquired)))
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    let since = *failing_since.get_or_insert_with(Instant::now);
+                    tracing::warn!(
+                        "worker {}: cannot acquire work ({e}); next try in {} ms",
+                        self.maker.sid,
+                        backoff.as_millis()
+                    );
+                    if since.elapsed() >= MAX_BACKOFF {
                         self.health
                             .set_unhealthy("lichess's work broker does not answer");
                     }
