@@ -278,10 +278,8 @@ impl Worker {
                         backoff.as_millis()
                     );
                     if since.elapsed() >= MAX_BACKOFF {
-                        self.health.set_unhealthy(format!(
-                            "the broker fails since {} s: {e}",
-                            since.elapsed().as_secs()
-                        ));
+                        self.health
+                            .set_unhealthy("lichess's work broker does not answer");
                     }
                     sleep_unless(shared, backoff);
                     backoff = backoff.mul_f64(1.5).min(MAX_BACKOFF);
