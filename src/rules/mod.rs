@@ -27,6 +27,7 @@
 pub mod chess;
 mod eight;
 mod game;
+mod judge;
 pub mod legality;
 pub mod moves;
 pub mod rewrite;
