@@ -210,3 +210,38 @@ fn fairy_stockfish_serves_lichess_variants() {
         );
     }
 }
+
+#[test]
+fn chess960_positions_and_king_takes_rook_castles_reach_stockfish_as_it_reads_them() {
+    let Some(setup) = stockfish_setup("provide_960") else {
+        return;
+    };
+    let mock = Mock::start(1.0);
+    let provider = Provider::start(&mock, &setup);
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let job = mock.serve(
+        &work("s1", json!({"depth": 8}), kiwipete, &["e1h1", "e8a8"]),
+        &json!({}),
+    );
+    assert_engine_bestmove(&job);
+    let chess960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let job = mock.serve(
+        &work("s2", json!({"depth": 8}), chess960, &["e1f3"]),
+        &json!({}),
+    );
+    assert_engine_bestmove(&job);
+    let records =
+        provider.wait_records(|r| r.iter().filter(|r| r["kind"] == "position").count() == 2);
+    for record in records.iter().filter(|r| r["kind"] == "position") {
+        assert_eq!(record["verdict"], "valid", "{record}");
+        assert_eq!(record["chess960"], true, "{record}");
+    }
+    let castled = records.iter().find(|r| r["kind"] == "position").unwrap();
+    assert!(
+        castled["sent"]
+            .as_str()
+            .unwrap()
+            .ends_with("moves e1h1 e8a8"),
+        "{castled}"
+    );
+}
