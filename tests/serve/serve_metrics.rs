@@ -165,6 +165,8 @@ fn a_session_moves_the_counters_and_the_round_trip_histogram() {
     client.until(|l| l == "readyok");
     client.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1\nisready\n");
     client.until(|l| l == "readyok");
+    // The round trip is recorded just after `readyok` is written: wait for the third.
+    wait_value(port, "fenguard_relay_seconds_count", |v| v == 3.0);
     let during = scrape(port);
     assert_eq!(
         value(&during, "fenguard_sessions_total"),
@@ -205,6 +207,7 @@ fn a_session_moves_the_counters_and_the_round_trip_histogram() {
     wait_value(port, "fenguard_engine_restarts_total", |v| v == 1.0);
     client.send("isready\n");
     client.until(|l| l == "readyok");
+    wait_value(port, "fenguard_relay_seconds_count", |v| v == 4.0);
     let after = scrape(port);
     assert!(
         value(&after, "fenguard_searches_total").unwrap() >= 1.0,
