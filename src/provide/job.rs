@@ -145,7 +145,7 @@ fn refuse(
     Ok((Outcome::Refused, timing))
 }
 
-fn refusal(why: &str) -> String {
+pub(crate) fn refusal(why: &str) -> String {
     format!("info string fenguard: job refused: {why}\nbestmove (none)\n")
 }
 

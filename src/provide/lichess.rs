@@ -67,6 +67,14 @@ pub enum HttpError {
     /// A body that is not the JSON expected.
     #[error("unexpected answer: {0}")]
     Json(#[from] serde_json::Error),
+    /// A job whose `id` could be read but not its `work`: acquired, so it must be answered.
+    #[error("job {id}: unreadable work: {error}")]
+    BadJob {
+        /// The job's id.
+        id: String,
+        /// Why its work could not be read.
+        error: serde_json::Error,
+    },
 }
 
 /// How a submitted stream ended.
@@ -163,7 +171,16 @@ impl Lichess {
         if answer.status() == 204 {
             return Ok(None);
         }
-        Ok(Some(serde_json::from_str(&expect_ok(&mut answer)?)?))
+        let value: serde_json::Value = serde_json::from_str(&expect_ok(&mut answer)?)?;
+        let id = value
+            .get("id")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        match (serde_json::from_value::<Job>(value), id) {
+            (Ok(job), _) => Ok(Some(job)),
+            (Err(error), Some(id)) => Err(HttpError::BadJob { id, error }),
+            (Err(error), None) => Err(error.into()),
+        }
     }
 
     /// Streams `output` (read until its end) as the analysis of job `id`. Each read of

@@ -70,8 +70,10 @@ impl Shared {
     /// Asks the worker to end: its running search is stopped (streamed up to its
     /// `bestmove`), then its engine quits.
     pub fn shut_down(&self, events: &Sender<EventHandle>) {
-        self.shutdown.store(true, Ordering::SeqCst);
+        // Under the lock: a poll thread that hands a job over checks the flag under it too,
+        // so a job handed over is queued before `Shutdown`, or refused by the poll thread.
         let busy = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        self.shutdown.store(true, Ordering::SeqCst);
         if let Some(input) = &busy.running {
             let _ = engine_link::send(input, "stop");
         }
@@ -257,18 +259,36 @@ impl Worker {
                     let Some(job) = found else { continue };
                     let acquired = Instant::now();
                     let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+                    if shared.shutdown.load(Ordering::SeqCst) {
+                        // Acquired while the process is ending: the job loop is gone or
+                        // going; answer the job rather than leave the requester waiting.
+                        drop(busy);
+                        let answer = job::refusal("the provider is shutting down");
+                        if let Err(e) = self.lichess.submit(&job.id, &mut answer.as_bytes()) {
+                            tracing::warn!("worker {}: job {}: {e}", self.maker.sid, job.id);
+                        }
+                        return;
+                    }
                     if let Some(input) = &busy.running {
                         // The one worker's new job stops the running search.
                         let _ = engine_link::send(input, "stop");
                     }
                     busy.handed = true;
+                    let sent = events.send(EventHandle(Event::Job(Box::new(job), acquired)));
                     drop(busy);
-                    if events
-                        .send(EventHandle(Event::Job(Box::new(job), acquired)))
-                        .is_err()
-                    {
+                    if sent.is_err() {
                         return;
                     }
+                }
+                Err(super::lichess::HttpError::BadJob { id, error }) => {
+                    // The broker answers: a job it handed out that fenguard cannot read.
+                    tracing::warn!("worker {}: job {id} refused: {error}", self.maker.sid);
+                    let answer = job::refusal(&format!("unreadable work: {error}"));
+                    if let Err(e) = self.lichess.submit(&id, &mut answer.as_bytes()) {
+                        tracing::warn!("worker {}: job {id}: {e}", self.maker.sid);
+                    }
+                    metrics::counter!(JOBS_TOTAL, "outcome" => Outcome::Refused.label())
+                        .increment(1);
                 }
                 Err(e) => {
                     let since = *failing_since.get_or_insert_with(Instant::now);

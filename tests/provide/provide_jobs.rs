@@ -316,3 +316,33 @@ fn an_idle_engine_is_stopped_after_keep_alive_and_started_again_for_the_next_job
     // A new engine for the next job.
     provider.wait_records(|r| r.iter().filter(|r| r["kind"] == "engine-start").count() == 2);
 }
+
+#[test]
+fn a_job_whose_work_cannot_be_read_is_answered_and_the_next_one_served() {
+    let mock = Mock::start(1.0);
+    let provider = Provider::start(&mock, &recording("provide_unreadable"));
+    // A private broker's job without a search limit: no `movetime`, `depth` or `nodes`.
+    let broken = json!({"sessionId": "s1", "threads": 1, "hash": 16, "multiPv": 1,
+        "variant": "chess", "initialFen": START, "moves": []});
+    let key = mock.enqueue("fenguard-test", &broken, &json!({"raw": true}));
+    let job = mock.wait(&key, "ended", 30);
+    assert_eq!(job["submit_status"], 200, "{job}");
+    let streamed = lines(&job);
+    assert!(
+        streamed
+            .iter()
+            .any(|l| l.starts_with("info string fenguard: job refused: unreadable work")),
+        "{streamed:?}"
+    );
+    assert_eq!(streamed.last().map(String::as_str), Some("bestmove (none)"));
+    let good = mock.enqueue(
+        "fenguard-test",
+        &work("s1", json!({"depth": 2}), START, &[]),
+        &json!({}),
+    );
+    assert_eq!(mock.wait(&good, "ended", 30)["submit_status"], 200);
+    // Only the good job reached the engine.
+    let input = engine_input(&provider);
+    assert_eq!(input.matches("\ngo ").count(), 1, "{input}");
+    assert_eq!(input.matches("\nposition ").count(), 1, "{input}");
+}
