@@ -141,10 +141,13 @@ impl EngineMaker {
         });
         tracing::info!("worker {}: engine pid {:?}", self.sid, relay.engine_pid());
         let _ = started.send(Ok(()));
+        // The session's GUI reader thread outlives the relay (it holds the output until the
+        // worker closes the input): close the output here, so the worker sees the end.
+        let out = Arc::new(Mutex::new(Some(gui_out)));
         let ended = runtime.block_on(
             relay
                 .with_positions(positions)
-                .run(gui_in, gui_out)
+                .run(gui_in, Closable(Arc::clone(&out)))
                 .instrument(tracing::info_span!("worker", id = %self.sid)),
         );
         tracing::info!(
@@ -154,7 +157,37 @@ impl EngineMaker {
             ended.judged,
             ended.rejected
         );
+        out.lock().unwrap_or_else(PoisonError::into_inner).take();
         runtime.shutdown_timeout(Duration::from_millis(100));
+    }
+}
+
+/// The session's GUI output, closed by the relay thread when the session ends.
+struct Closable(Arc<Mutex<Option<PipeWriter>>>);
+
+impl std::io::Write for Closable {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+        {
+            Some(pipe) => pipe.write(buf),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+        {
+            Some(pipe) => pipe.flush(),
+            None => Ok(()),
+        }
     }
 }
 

@@ -112,6 +112,9 @@ pub fn run(
     };
     if let Err(Gone) = stream.send_job(&lines) {
         *link = None;
+        // Acquired: answered all the same, or the requester waits for its pickup timeout.
+        let answer = refusal("the engine's session ended");
+        ctx.lichess.submit(&job.id, &mut answer.as_bytes())?;
         return Ok((Outcome::EngineDied, timing));
     }
     let submitted = ctx.lichess.submit(&job.id, &mut stream);
