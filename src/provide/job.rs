@@ -74,6 +74,9 @@ pub struct JobContext<'a> {
     pub caps: Caps,
     /// The `UCI_Variant` values offered (empty: chess only).
     pub variants: &'a [String],
+    /// How many jobs this worker's poll thread has acquired, and this job's number: a
+    /// higher count means a newer job came, and this one is stopped.
+    pub acquired: (&'a std::sync::atomic::AtomicU64, u64),
 }
 
 /// Runs `job` on `link` (whose options `state` remembers) and streams its answers. `link` is
@@ -109,6 +112,8 @@ pub fn run(
         ended: None,
         timing: &mut timing,
         last_sent: Instant::now(),
+        acquired: ctx.acquired,
+        stop_sent: false,
     };
     if let Err(Gone) = stream.send_job(&lines) {
         *link = None;
@@ -169,6 +174,8 @@ struct JobStream<'a> {
     ended: Option<Ended>,
     timing: &'a mut Timing,
     last_sent: Instant,
+    acquired: (&'a std::sync::atomic::AtomicU64, u64),
+    stop_sent: bool,
 }
 
 impl JobStream<'_> {
@@ -241,6 +248,16 @@ impl Read for JobStream<'_> {
             self.at = 0;
             if self.ended.is_some() {
                 return Ok(0);
+            }
+            if !self.stop_sent
+                && self.acquired.0.load(std::sync::atomic::Ordering::SeqCst) > self.acquired.1
+            {
+                // A newer job came (its `stop` may have reached the engine before this `go`).
+                self.stop_sent = true;
+                if self.engine.send("stop").is_err() {
+                    self.ended = Some(Ended::Gone);
+                    return Ok(0);
+                }
             }
             match self.engine.line_within(PROBE) {
                 Ok(Some(line)) => self.keep(&line),

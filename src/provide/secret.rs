@@ -88,13 +88,23 @@ pub fn provider_secret(path: &Path) -> Result<String, String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    // Written whole to a file of our own, then linked into place: another process that
+    // starts at the same time reads a complete secret or none (never an empty file).
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
     let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
+    options.write(true).create(true).truncate(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let created = options
-        .open(path)
-        .and_then(|mut file| file.write_all(format!("{secret}\n").as_bytes()));
+        .open(&tmp)
+        .and_then(|mut file| {
+            file.write_all(format!("{secret}\n").as_bytes())?;
+            file.sync_all()
+        })
+        .and_then(|()| std::fs::hard_link(&tmp, path));
+    let _ = std::fs::remove_file(&tmp);
     match created {
         Ok(()) => {
             tracing::info!("created the provider secret file {}", path.display());

@@ -24,7 +24,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(10);
 /// What the poll thread hands the job loop.
 #[derive(Debug)]
 enum Event {
-    Job(Box<Job>, Instant),
+    Job(Box<Job>, Instant, u64),
     Idle,
     Shutdown,
 }
@@ -35,6 +35,9 @@ pub struct Shared {
     state: Mutex<Busy>,
     changed: Condvar,
     shutdown: AtomicBool,
+    /// How many jobs the poll thread has acquired: a running job whose number is lower was
+    /// superseded (the one worker's new job stops it, even before its `go` was sent).
+    acquired: std::sync::atomic::AtomicU64,
 }
 
 #[derive(Debug, Default)]
@@ -140,7 +143,7 @@ impl Worker {
                         state = EngineState::default();
                     }
                 }
-                Event::Job(job, acquired) => {
+                Event::Job(job, acquired, seq) => {
                     if engine.is_none() {
                         state = EngineState::default();
                         engine = self
@@ -149,7 +152,7 @@ impl Worker {
                             .inspect_err(|e| tracing::error!("worker {}: {e}", self.maker.sid))
                             .ok();
                     }
-                    self.run_job(&mut engine, &mut state, &job, acquired, shared);
+                    self.run_job(&mut engine, &mut state, &job, acquired, (shared, seq));
                     idle_since = Instant::now();
                 }
             }
@@ -166,7 +169,7 @@ impl Worker {
         state: &mut EngineState,
         job: &Job,
         acquired: Instant,
-        shared: &Shared,
+        (shared, seq): (&Shared, u64),
     ) {
         {
             let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -185,6 +188,7 @@ impl Worker {
             lichess: &self.lichess,
             caps: self.caps,
             variants: &self.variants,
+            acquired: (&shared.acquired, seq),
         };
         let result = job::run(&ctx, engine, state, job, acquired);
         drop(active);
@@ -274,7 +278,8 @@ impl Worker {
                         let _ = engine_link::send(input, "stop");
                     }
                     busy.handed = true;
-                    let sent = events.send(EventHandle(Event::Job(Box::new(job), acquired)));
+                    let seq = shared.acquired.fetch_add(1, Ordering::SeqCst) + 1;
+                    let sent = events.send(EventHandle(Event::Job(Box::new(job), acquired, seq)));
                     drop(busy);
                     if sent.is_err() {
                         return;
