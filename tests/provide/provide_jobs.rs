@@ -162,17 +162,7 @@ fn multipv_5_is_served_and_6_refused_before_the_engine_sees_it() {
     assert_eq!(mock.wait(&key, "ended", 30)["submit_status"], 200);
     let mut six = five.clone();
     six["multiPv"] = json!(6);
-    let key = mock.enqueue("fenguard-test", &six, &json!({"raw": true}));
-    let job = mock.wait(&key, "ended", 30);
-    assert_eq!(job["submit_status"], 200, "{job}");
-    let streamed = lines(&job);
-    assert!(
-        streamed
-            .iter()
-            .any(|l| l.starts_with("info string fenguard: job refused: multiPv 6")),
-        "{streamed:?}"
-    );
-    assert_eq!(streamed.last().map(String::as_str), Some("bestmove (none)"));
+    assert_refused(&mock, &six, "multiPv 6");
     let input = engine_input(&provider);
     assert!(
         input.contains("setoption name MultiPV value 5\n"),
@@ -324,17 +314,7 @@ fn a_job_whose_work_cannot_be_read_is_answered_and_the_next_one_served() {
     // A private broker's job without a search limit: no `movetime`, `depth` or `nodes`.
     let broken = json!({"sessionId": "s1", "threads": 1, "hash": 16, "multiPv": 1,
         "variant": "chess", "initialFen": START, "moves": []});
-    let key = mock.enqueue("fenguard-test", &broken, &json!({"raw": true}));
-    let job = mock.wait(&key, "ended", 30);
-    assert_eq!(job["submit_status"], 200, "{job}");
-    let streamed = lines(&job);
-    assert!(
-        streamed
-            .iter()
-            .any(|l| l.starts_with("info string fenguard: job refused: unreadable work")),
-        "{streamed:?}"
-    );
-    assert_eq!(streamed.last().map(String::as_str), Some("bestmove (none)"));
+    assert_refused(&mock, &broken, "unreadable work");
     let good = mock.enqueue(
         "fenguard-test",
         &work("s1", json!({"depth": 2}), START, &[]),
@@ -345,4 +325,19 @@ fn a_job_whose_work_cannot_be_read_is_answered_and_the_next_one_served() {
     let input = engine_input(&provider);
     assert_eq!(input.matches("\ngo ").count(), 1, "{input}");
     assert_eq!(input.matches("\nposition ").count(), 1, "{input}");
+}
+
+/// Queues `work` raw (as a private broker might send it) and asserts that the provider answered
+/// it without the engine: 200, `info string fenguard: job refused: WHY...`, `bestmove (none)`.
+fn assert_refused(mock: &Mock, work: &serde_json::Value, why: &str) {
+    let key = mock.enqueue("fenguard-test", work, &json!({"raw": true}));
+    let job = mock.wait(&key, "ended", 30);
+    assert_eq!(job["submit_status"], 200, "{job}");
+    let streamed = lines(&job);
+    let refusal = format!("info string fenguard: job refused: {why}");
+    assert!(
+        streamed.iter().any(|l| l.starts_with(&refusal)),
+        "{streamed:?}"
+    );
+    assert_eq!(streamed.last().map(String::as_str), Some("bestmove (none)"));
 }
