@@ -36,6 +36,11 @@
 //! abort (a crash in the middle of the handshake). `FAKE_ENGINE_DIE_ON_OPTION=NAME` makes it
 //! exit with status 1 at once, writing nothing, on `setoption name NAME ...` (as Stockfish does
 //! on a `Debug Log File` it cannot open).
+//!
+//! `FAKE_ENGINE_FAULTS=F1,F2` gives it deliberate faults, for the tests of what fenguard does
+//! about a broken engine (and of `fenguard doctor`, which must find each by name):
+//! - `ponder-early`: `go ponder` / `go infinite` are answered with `bestmove` at once, against
+//!   UCI's rule that the search ends only at `stop` / `ponderhit`; those then get no answer.
 
 use std::io::{BufRead as _, Write};
 use std::time::Duration;
@@ -61,6 +66,9 @@ fn main() {
             .ok()
             .and_then(|n| n.parse().ok()),
         fatal_option: std::env::var("FAKE_ENGINE_DIE_ON_OPTION").ok(),
+        faults: std::env::var("FAKE_ENGINE_FAULTS")
+            .map(|v| v.split(',').map(str::to_owned).collect())
+            .unwrap_or_default(),
     };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -93,6 +101,14 @@ struct State {
     uci_lines: Option<usize>,
     /// The option whose `setoption` makes it exit.
     fatal_option: Option<String>,
+    /// The deliberate faults of `FAKE_ENGINE_FAULTS`, by name.
+    faults: Vec<String>,
+}
+
+impl State {
+    fn has_fault(&self, name: &str) -> bool {
+        self.faults.iter().any(|f| f == name)
+    }
 }
 
 /// The answer to `uci`, one line each.
@@ -150,6 +166,9 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
                 return write!(out, "a2a3: 1\n\nNodes searched: {nodes}\n\n");
             }
             state.waiting = words.contains(&"infinite") || words.contains(&"ponder");
+            if state.waiting && state.has_fault("ponder-early") {
+                state.waiting = false;
+            }
             if state.waiting {
                 return Ok(());
             }
