@@ -12,6 +12,7 @@
 //!   [`relay`](proxy::relay) and [`SessionSpec`](proxy::spec::SessionSpec) serve the daemon too.
 //! - [`check`]: the offline `fenguard check` command.
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
+//! - [`generate`]: man pages, completions and the diagnostics reference (hidden command).
 //! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
 //!   `net`: how both notice a peer that went away (keepalive, heartbeat).
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
@@ -24,6 +25,7 @@ pub mod config;
 pub mod connect;
 pub mod fen;
 pub mod framing;
+pub mod generate;
 pub mod logging;
 pub mod logview;
 pub mod metrics;

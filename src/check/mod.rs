@@ -1,4 +1,4 @@
-//! The offline `fenguard check` command (SPEC section 4): lint and normalize FENs from
+//! The offline `fenguard check` command: lint and normalize FENs from
 //! arguments, `--file F`, or standard input (`-`), streaming through buffers.
 
 mod output;
@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use crate::fen::{CastlingStyle, EpMode, Options};
 use crate::framing::MAX_LINE;
+use crate::variant::Variant;
 
 pub use output::Format;
 
@@ -36,7 +37,9 @@ pub struct CheckArgs {
     /// is adjacent), `fen` (every valid square, as given).
     #[arg(long, value_enum, default_value_t = EpArg::Legal)]
     pub ep: EpArg,
-    /// Repair what has one safe reading (SPEC section 6) and print the repaired FEN.
+    /// Repair what has one safe reading (castling rights without their king or rook, an en
+    /// passant square that cannot be, malformed counters, missing trailing fields) and print the
+    /// repaired FEN.
     #[arg(long)]
     pub repair: bool,
     /// Standard-chess castling rules: a right only Chess960 allows is an error.
@@ -51,11 +54,10 @@ pub struct CheckArgs {
 /// differential and perft scripts read.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct VariantArgs {
-    /// The rules to check under, by Fairy-Stockfish `UCI_Variant` name: `chess` (standard
-    /// and Chess960), or a 10x8 variant: `capablanca`, `caparandom`, `gothic`, `janus`,
-    /// `embassy`.
-    #[arg(long = "variant", value_name = "NAME", default_value = "chess", value_parser = parse_variant)]
-    pub variant: crate::variant::Variant,
+    /// The rules to check under, by Fairy-Stockfish `UCI_Variant` name (case-insensitive).
+    /// Any other name is a usage error (exit status 2).
+    #[arg(long = "variant", value_name = "NAME", default_value = "chess", ignore_case = true, value_parser = variant_parser())]
+    pub variant: Variant,
     /// Debug output (chess, 10x8 variants and 8x8 variants, `--format json`; for a variant also
     /// a `moves:` line in the human and fen formats): each valid position's legal moves in UCI,
     /// with the FEN after each in chess and 10x8, as `"legal_moves": [["e2e4", "<fen>"], ...]`
@@ -69,8 +71,27 @@ pub struct VariantArgs {
     pub perft: Option<u32>,
 }
 
-fn parse_variant(name: &str) -> Result<crate::variant::Variant, String> {
-    Ok(crate::variant::Variant::from_uci_name(name))
+/// The `--variant` values, from [`Variant::modelled_names`], each with its aliases named in its
+/// help (so `--help` lists every name that is accepted).
+fn variant_parser() -> impl clap::builder::TypedValueParser<Value = Variant> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    let values = Variant::modelled_names().into_iter().map(|name| {
+        let variant = Variant::from_uci_name(name);
+        let aliases = variant.aliases();
+        let board = match (variant == Variant::Chess, variant.is_10x8()) {
+            (true, _) => "standard chess and Chess960",
+            (false, true) => "10x8",
+            (false, false) => "8x8",
+        };
+        let help = match aliases {
+            [] => board.to_owned(),
+            _ => format!("{board} (also: {})", aliases.join(", ")),
+        };
+        PossibleValue::new(name)
+            .aliases(aliases.iter().copied())
+            .help(help)
+    });
+    PossibleValuesParser::new(values.collect::<Vec<_>>()).map(|name| Variant::from_uci_name(&name))
 }
 
 /// `--castling` values.

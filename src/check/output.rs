@@ -13,7 +13,7 @@ use crate::fen::{Code, Diagnostic, FenDisplay, Severity, analyze, valid_position
 pub enum Format {
     /// The FEN with a caret line under each fault, like a compiler.
     Human,
-    /// One JSON object a line (SPEC section 4).
+    /// One JSON object a line: input, valid, repaired, fen, chess960, diagnostics.
     Json,
     /// The normalized FEN, or `invalid`, one a line.
     Fen,

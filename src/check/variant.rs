@@ -19,7 +19,6 @@ use crate::framing::MAX_LINE;
 use crate::rules::{Game, GameRules, Rules};
 use crate::uci::Notation;
 use crate::variant::Variant;
-use crate::variant::board10::Variant10;
 
 /// Runs `check` for a variant other than chess; `None` for chess (the caller's own path).
 pub(super) fn run(args: &CheckArgs) -> Option<ExitCode> {
@@ -32,15 +31,8 @@ pub(super) fn run(args: &CheckArgs) -> Option<ExitCode> {
     match &rules {
         Rules::Chess => None,
         Rules::Eight(_) | Rules::Ten(_) => Some(run_variant(args, rules, variant)),
-        Rules::Unchecked(_) => {
-            let mut names: Vec<&str> = Variant10::ALL.iter().map(|v| v.name()).collect();
-            let last = names.pop().unwrap_or_default();
-            usage(format!(
-                "unsupported variant `{}`; expected chess, crazyhouse, atomic, kingofthehill, 3check, horde, racingkings, antichess, giveaway, {} or {last}",
-                variant.uci_name(),
-                names.join(", "),
-            ))
-        }
+        // `--variant`'s parser accepts modelled variants only (`Variant::modelled_names`).
+        Rules::Unchecked(_) => usage(format!("unsupported variant `{}`", variant.uci_name())),
     }
 }
 

@@ -50,11 +50,11 @@ impl fmt::Display for Severity {
 }
 
 macro_rules! codes {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal,)*) => {
         /// A stable diagnostic code (SPEC section 7). The kebab-case name from
         /// [`Code::as_str`] is public interface: codes are added, never renamed.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Code { $($(#[$doc])* $variant,)* }
+        pub enum Code { $($(#[doc = $doc])* $variant,)* }
 
         impl Code {
             /// Every code, in declaration order.
@@ -63,6 +63,13 @@ macro_rules! codes {
             /// The stable kebab-case name, e.g. `missing-king`.
             pub const fn as_str(self) -> &'static str {
                 match self { $(Code::$variant => $name,)* }
+            }
+
+            /// What the code means: its doc comment in this table, one line a source line
+            /// (each with its leading space), the reference `fenguard generate diagnostics`
+            /// writes (docs/diagnostics.md).
+            pub const fn description(self) -> &'static str {
+                match self { $(Code::$variant => concat!($($doc, "\n",)*),)* }
             }
 
             /// Looks a code up by its kebab-case name.
@@ -180,8 +187,8 @@ codes! {
     UnsupportedCastlingPrefix => "unsupported-castling-prefix",
     /// A 10x8 FEN while the variant is chess (names the likely variant).
     NeedsVariant => "needs-variant",
-    /// A `position` command that is not `position startpos|fen ... [moves ...]` (the session's
-    /// code, SPEC section 7).
+    /// A `position` command that is not `position startpos|fen ... [moves ...]` (the proxy's
+    /// code: `fenguard check` reads FENs only).
     BadPositionCommand => "bad-position-command",
 }
 

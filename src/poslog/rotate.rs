@@ -303,12 +303,31 @@ impl Drop for RotatingFile {
 mod tests {
     use super::*;
 
-    fn dir(name: &str) -> PathBuf {
+    /// A test's directory, removed when the test ends (kept when it fails: dropped while
+    /// panicking).
+    struct TestDir(PathBuf);
+
+    impl std::ops::Deref for TestDir {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TestDir {
+        fn drop(&mut self) {
+            if !std::thread::panicking() {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+    }
+
+    fn dir(name: &str) -> TestDir {
         let dir =
             std::env::temp_dir().join(format!("fenguard-rotate-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir
+        TestDir(dir)
     }
 
     #[test]

@@ -93,6 +93,35 @@ impl Variant {
         }
     }
 
+    /// The `UCI_Variant` names of every variant fenguard models, chess first, then the 8x8
+    /// variants and the 10x8 table (with its test-only entry under the `test-variants`
+    /// feature): the values `fenguard check --variant` accepts besides the
+    /// [`Variant::aliases`].
+    pub fn modelled_names() -> Vec<&'static str> {
+        let mut all = vec![
+            "chess",
+            "crazyhouse",
+            "atomic",
+            "kingofthehill",
+            "3check",
+            "horde",
+            "racingkings",
+            "antichess",
+            "giveaway",
+        ];
+        all.extend(Variant10::ALL.map(Variant10::name));
+        all
+    }
+
+    /// The other names [`Variant::from_uci_name`] reads as this variant (lowercase).
+    pub fn aliases(&self) -> &'static [&'static str] {
+        match self {
+            Variant::Chess => &["normal", "standard", "fischerandom", "chess960"],
+            Variant::ThreeCheck => &["threecheck"],
+            _ => &[],
+        }
+    }
+
     /// The Fairy-Stockfish `UCI_Variant` name (lowercase).
     pub fn uci_name(&self) -> &str {
         match self {

@@ -4,6 +4,7 @@
 pub mod check;
 mod gui;
 pub mod skip;
+pub mod tempdirs;
 #[allow(unused_imports)]
 pub use gui::*;
 #[allow(unused_imports)]
@@ -23,12 +24,14 @@ pub const FENGUARD: &str = env!("CARGO_BIN_EXE_fenguard");
 /// Path of the built fake engine.
 pub const FAKE_ENGINE: &str = env!("CARGO_BIN_EXE_fake_engine");
 
-/// A fresh, empty directory for one test.
+/// A fresh, empty directory for one test, removed when the test process ends unless the test
+/// failed ([`tempdirs`]).
 pub fn test_dir(name: &str) -> PathBuf {
     claim_dir("fenguard-test", name);
     let dir = std::env::temp_dir().join(format!("fenguard-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create test dir");
+    tempdirs::register(dir.clone());
     dir
 }
 

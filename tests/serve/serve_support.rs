@@ -13,12 +13,14 @@ pub const PATIENCE: Duration = Duration::from_secs(10);
 pub const FENGUARD: &str = env!("CARGO_BIN_EXE_fenguard");
 pub const FAKE_ENGINE: &str = env!("CARGO_BIN_EXE_fake_engine");
 
-/// A fresh, empty directory for one test.
+/// A fresh, empty directory for one test, removed when the test process ends unless the test
+/// failed.
 pub fn test_dir(name: &str) -> PathBuf {
     crate::common::claim_dir("fenguard-serve", name);
     let dir = std::env::temp_dir().join(format!("fenguard-serve-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create test dir");
+    crate::common::tempdirs::register(dir.clone());
     dir
 }
 

@@ -216,7 +216,9 @@ fn a_10x8_fen_under_chess_is_one_needs_variant_error() {
 fn unmodelled_variants_are_usage_errors_and_8x8_variants_refuse_a_10x8_board() {
     let o = check(&["--variant", "shogi", CAPA], "");
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("unsupported variant `shogi`"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("invalid value 'shogi' for '--variant <NAME>'")
+    );
     // atomic is modelled (8x8): a 10x8 FEN is an invalid position there, not a usage error.
     let o = check(&["--variant", "atomic", CAPA], "");
     assert_eq!(o.status.code(), Some(1));
