@@ -145,7 +145,21 @@ fn variants(
             .map(|v| (*v).to_owned())
             .collect()
     } else {
-        configured.to_vec()
+        // lila registers lichess's own names only: an alias lila-engine reads (`standard`,
+        // `threeCheck`, ...) is written as the name it stands for.
+        let mut names: Vec<String> = Vec::new();
+        for name in configured {
+            let lichess = uci_variant(name).and_then(|uci| {
+                LICHESS_VARIANTS
+                    .iter()
+                    .find(|v| uci_variant(v) == Some(uci))
+            });
+            let name = lichess.map_or_else(|| name.clone(), |v| (*v).to_owned());
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
     };
     for name in &wanted {
         let uci = uci_variant(name).ok_or_else(|| {
@@ -211,15 +225,12 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
         .collect();
     let first = makers[0].start()?;
     let (lichess_variants, uci_variants) = variants(&provider.variants, &first.info.variants)?;
-    let name = if provider.name.is_empty() {
-        if first.info.name.is_empty() {
-            "fenguard".to_owned()
-        } else {
-            first.info.name.clone()
-        }
-    } else {
-        provider.name.clone()
-    };
+    // lila takes 1 to 200 characters: a blank name is no name, the engine's is cut.
+    let name = [provider.name.trim(), first.info.name.trim(), "fenguard"]
+        .into_iter()
+        .find(|name| !name.is_empty())
+        .map(|name| name.chars().take(200).collect::<String>())
+        .unwrap_or_default();
     let lichess = Lichess::new(&provider.lila_url, &provider.broker_url, plan.token);
     let registration = Registration {
         name: name.clone(),
@@ -328,5 +339,7 @@ mod tests {
         let atomic = variants(&["atomic".to_owned()], &fairy).unwrap_err();
         assert!(atomic.contains("does not offer \"atomic\""), "{atomic}");
         assert!(variants(&["xiangqi".to_owned()], &fairy).is_err());
+        let aliases = ["standard", "threeCheck", "chess", "chess960"].map(str::to_owned);
+        assert_eq!(variants(&aliases, &fairy).unwrap().0, ["chess", "3check"]);
     }
 }

@@ -87,7 +87,7 @@ fn an_engine_killed_mid_job_ends_that_stream_and_the_next_job_is_served() {
     let provider = Provider::start(&mock, &setup);
     let long = work("s1", json!({"movetime": 60000}), START, &[]);
     let key = mock.enqueue("fenguard-test", &long, &json!({}));
-    mock.wait(&key, "streaming", 60);
+    mock.wait_searching(&key, 60);
     let pid = engine_pids(&provider.wait_records(|r| !engine_pids(r).is_empty()))[0];
     unsafe { libc::kill(pid, libc::SIGKILL) };
     let job = mock.wait(&key, "ended", 60);
@@ -125,7 +125,7 @@ fn sigterm_answers_the_running_search_then_exits_with_no_engine_left() {
         &work("s1", json!({"movetime": 60000}), START, &[]),
         &json!({}),
     );
-    mock.wait(&key, "streaming", 60);
+    mock.wait_searching(&key, 60);
     let started = Instant::now();
     let status = provider.terminate();
     assert!(status.success(), "{status:?}: {}", provider.stderr());
