@@ -85,8 +85,23 @@ fn plan(spec: &SessionSpec) -> Result<Plan, String> {
     if config.workers == 0 {
         return Err("provider.workers must be at least 1".to_owned());
     }
-    if config.name.chars().count() > 200 {
-        return Err("provider.name: at most 200 characters (lila's limit)".to_owned());
+    // lila's limits (lichess-org/api `ExternalEngineRegistration.yaml`), said here rather
+    // than as lila's HTTP 400.
+    let name = config.name.trim().chars().count();
+    if name != 0 && !(3..=200).contains(&name) {
+        return Err(format!(
+            "provider.name {:?}: 3 to 200 characters (lila's limits)",
+            config.name
+        ));
+    }
+    if config
+        .max_threads
+        .is_some_and(|n| !(1..=65536).contains(&n))
+    {
+        return Err("provider.max_threads: 1 to 65536 (lila's limits)".to_owned());
+    }
+    if !(1..=1_048_576).contains(&config.max_hash_mb) {
+        return Err("provider.max_hash_mb: 1 to 1048576 MiB (lila's limits)".to_owned());
     }
     let token = secret::token(config, var)?;
     let path = secret::secret_path(config, var)
@@ -96,13 +111,13 @@ fn plan(spec: &SessionSpec) -> Result<Plan, String> {
     let max_threads = config
         .max_threads
         .unwrap_or(u32::try_from(cores).unwrap_or(u32::MAX))
-        .max(1);
+        .clamp(1, 65536);
     Ok(Plan {
         token,
         secret,
         caps: Caps {
             max_threads,
-            max_hash_mb: config.max_hash_mb.max(1),
+            max_hash_mb: config.max_hash_mb,
         },
     })
 }
@@ -225,11 +240,15 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
         .collect();
     let first = makers[0].start()?;
     let (lichess_variants, uci_variants) = variants(&provider.variants, &first.info.variants)?;
-    // lila takes 1 to 200 characters: a blank name is no name, the engine's is cut.
+    // lila takes 3 to 200 characters: a blank name is no name; the engine's is cut, or
+    // lengthened when shorter.
     let name = [provider.name.trim(), first.info.name.trim(), "fenguard"]
         .into_iter()
         .find(|name| !name.is_empty())
-        .map(|name| name.chars().take(200).collect::<String>())
+        .map(|name| match name.chars().count() {
+            0..3 => format!("{name} (fenguard)"),
+            _ => name.chars().take(200).collect::<String>(),
+        })
         .unwrap_or_default();
     let lichess = Lichess::new(&provider.lila_url, &provider.broker_url, plan.token);
     let registration = Registration {

@@ -269,3 +269,31 @@ fn health_turns_503_while_the_broker_is_down_and_200_when_it_is_back() {
     until(200, Duration::from_secs(30));
     eprintln!("/health 503 after {unhealthy_after:?} of broker outage");
 }
+
+#[test]
+fn fields_outside_lilas_limits_are_config_errors_not_lila_400s() {
+    let dir = crate::common::test_dir("provide_limits");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (line, said) in [
+        ("name = \"ab\"", "3 to 200 characters"),
+        ("max_hash_mb = 0", "max_hash_mb: 1 to 1048576"),
+        ("max_threads = 70000", "max_threads: 1 to 65536"),
+    ] {
+        let config = dir.join("provide.toml");
+        std::fs::write(
+            &config,
+            format!("[provider]\nlila_url = \"http://127.0.0.1:9\"\nbroker_url = \"http://127.0.0.1:9\"\n{line}\n"),
+        )
+        .unwrap();
+        let out = std::process::Command::new(crate::common::FENGUARD)
+            .args(["provide", "--config"])
+            .arg(&config)
+            .arg("--")
+            .arg(crate::common::FAKE_ENGINE)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{line}: {stderr}");
+        assert!(stderr.contains(said), "{line}: {stderr}");
+    }
+}
