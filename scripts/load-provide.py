@@ -21,7 +21,8 @@ streamed line, of bestmove):
   answered 200 at its `bestmove`, with a refused (400) line, or submits to unknown ids;
 - jobs per provider process, and the broker requests by endpoint and status.
 
-The default engine is the in-tree fake engine (`target/release/fake_engine`, run with
+The default engine is the in-tree fake engine (`target/release/fake_engine`, built by
+`cargo build --release --features fake-engine`; run with
 FAKE_ENGINE_ECHO_OPTIONS=1 so that each `go` is answered with `info string` lines before its
 `bestmove`): the throughput of the provider itself. `--engine stockfish` measures a real
 search. Exit status 0 when no job was lost and every provider ran to the end, 1 otherwise,

@@ -1,24 +1,60 @@
 #!/usr/bin/env bash
 # Runs every test of fenguard: unit tests, doc tests, and the process-level tests that drive the
 # built binary through pipes (fake engine and real Stockfish).
+# Each check prints one line (`ok LABEL: ...` or `FAILED LABEL` followed by its whole output);
+# a passing check's own output (the clients' warnings included) is kept out of sight. The last
+# line sums up: `all: N passed, M failed, K skipped`, the line before it each check's counts.
 # Stockfish tests: they fail when Stockfish is missing and CI=true, else they are skipped: each
 # prints `SKIP(no stockfish): CRATE::MODULE::TEST` and appends it to $FENGUARD_SKIP_LOG; the
-# skips are counted at the end, with a summary line of every check's count.
-set -euo pipefail
+# skips are counted at the end.
+#   scripts/test.sh            # everything (about 4 minutes on 2 cores)
+#   VERBOSE=1 scripts/test.sh  # every check's output as it runs
+set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/fenguard-test-sh.XXXXXX")"
 trap 'rm -rf "$OUT"' EXIT
 export FENGUARD_SKIP_LOG="$OUT/skips"
 : > "$FENGUARD_SKIP_LOG"
-# run LABEL COMMAND...: runs COMMAND, its output (stdout and stderr) shown and kept in $OUT/LABEL.
+LABELS=()
+FAILED=()
+# run LABEL COMMAND...: runs COMMAND, its output (stdout and stderr) kept in $OUT/LABEL and
+# shown only when it fails (or with VERBOSE=1); prints one line with its counts.
 run() {
-    local label=$1
+    local label=$1 status=0 start=$SECONDS
     shift
-    "$@" 2>&1 | tee "$OUT/$label"
+    LABELS+=("$label")
+    if [ -n "${VERBOSE:-}" ]; then
+        "$@" 2>&1 | tee "$OUT/$label" || status=$?
+    else
+        "$@" >"$OUT/$label" 2>&1 || status=$?
+    fi
+    if [ "$status" = 0 ]; then
+        echo "ok     $label: $(counts "$label") ($((SECONDS - start)) s)"
+    else
+        FAILED+=("$label")
+        echo "FAILED $label (exit status $status): $(counts "$label"); its output:"
+        [ -n "${VERBOSE:-}" ] || sed 's/^/    /' "$OUT/$label"
+    fi
 }
-# passed LABEL: the count of the last `N passed, M failed` line of $OUT/LABEL.
-passed() {
-    { grep -E '^[0-9]+ passed, 0 failed' "$OUT/$1" || true; } | tail -n 1 | cut -d' ' -f1
+# counts LABEL: `N passed, M failed` of the check's output (cargo's `test result:` lines
+# added up; else the last `N passed, M failed` line; else the check's own summary).
+counts() {
+    local file="$OUT/$1"
+    case "$1" in
+    cargo-*)
+        grep -E '^test result: ' "$file" \
+            | awk '{ p += $4; f += $6 } END { printf "%d passed, %d failed", p, f }'
+        ;;
+    mock-lichess)
+        grep -oE 'all [0-9]+ checks' "$file" | awk '{ printf "%d passed, 0 failed", $2 }'
+        ;;
+    load-provide)
+        grep -oE 'lost jobs +[0-9]+' "$file" | awk '{ printf "%d lost jobs", $3 }'
+        ;;
+    *)
+        { grep -oE '[0-9]+ passed, [0-9]+ failed' "$file" || echo "no counts"; } | tail -n 1
+        ;;
+    esac
 }
 skip() {  # skip WHAT WHICH: a check not run here (outside CI), counted like a cargo test's skip
     echo "SKIP(no $1): $2" >> "$FENGUARD_SKIP_LOG"
@@ -96,25 +132,29 @@ else
     skip fairy-stockfish scripts/variant_games.py
     skip fairy-stockfish scripts/variant10_games.py
 fi
-# The summary: skips by what was missing (a test that skips twice counts once), then every count.
+# The summary: skips by what was missing (a test that skips twice counts once), then every
+# check's counts, then the total.
 sort -u "$FENGUARD_SKIP_LOG" > "$OUT/skips-unique"
 skipped=$(wc -l < "$OUT/skips-unique")
-sed -E 's/^SKIP\(no (.*)\): .*/\1/' "$OUT/skips-unique" > "$OUT/skips-what"
-for what in stockfish fairy-stockfish $(sort -u "$OUT/skips-what"); do
-    case " ${shown:-} " in *" $what "*) continue ;; esac
-    shown="${shown:-} $what"
-    echo "$(grep -cxF "$what" "$OUT/skips-what" || true) tests skipped: $what missing"
-done
 script_skips=$( (cat "$OUT"/*games* 2>/dev/null || true) | grep -c '^SKIP ' || true)
-cargo_tests=$(cat "$OUT/cargo-seam" "$OUT/cargo-tests" "$OUT/cargo-doc" | grep -E '^test result: ok\.' \
-    | awk '{ n += $4 } END { print n + 0 }')
-summary="all passed: $cargo_tests cargo tests, oracle $(passed oracle)"
-summary+=", variant8 oracle $(passed variant8-oracle), variant10 oracle $(passed variant10-oracle)"
-summary+=", mock-lichess $(grep -oE 'all [0-9]+ checks' "$OUT/mock-lichess" | cut -d' ' -f2)"
-summary+=", load-provide $(grep -oE 'lost jobs +[0-9]+' "$OUT/load-provide" | awk '{print $3}') lost"
-for label in client-games soak variant-games variant10-games; do
-    if [ -f "$OUT/$label" ]; then
-        summary+=", $label $(passed "$label")"
+sed -E 's/^SKIP\(no (.*)\): .*/\1/' "$OUT/skips-unique" | sort | uniq -c \
+    | while read -r n what; do echo "skipped $n tests: $what missing"; done
+passed=0
+failed=0
+details=""
+for label in "${LABELS[@]}"; do
+    c=$(counts "$label")
+    details+="${details:+; }$label $c"
+    if [[ $c =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+        passed=$((passed + BASH_REMATCH[1]))
+        failed=$((failed + BASH_REMATCH[2]))
     fi
 done
-echo "$summary; skipped $skipped (and $script_skips script cases, their SKIP lines above)"
+# A check that failed without counting a failure (a crash, a lost job) counts as one.
+for label in "${FAILED[@]}"; do
+    c=$(counts "$label")
+    if ! [[ $c =~ ^[0-9]+\ passed,\ [1-9] ]]; then failed=$((failed + 1)); fi
+done
+echo "checks: $details; script cases skipped: $script_skips"
+echo "all: $passed passed, $failed failed, $skipped skipped"
+[ "${#FAILED[@]}" = 0 ]
