@@ -13,7 +13,7 @@
 //! read only). Everything else is chess FEN, read by the `fen` core (syntax diagnostics,
 //! python-chess castling letters); validity is shakmaty's `VariantPosition::from_setup`, its
 //! errors mapped to `fen::Code`s. python-chess 1.11.2's `chess.variant` is the oracle
-//! (`scripts/variant8_oracle.py`); the differences are listed in the README.
+//! (`scripts/variant8_oracle.py`); the differences are listed in docs/variants.md.
 //!
 //! Antichess and giveaway: shakmaty's `Antichess` has no castling (lichess antichess,
 //! Fairy-Stockfish `antichess`), so antichess castling rights are `variant-rule`. python-chess's

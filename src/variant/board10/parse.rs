@@ -91,7 +91,7 @@ pub(crate) fn parse(input: &[u8], variant: Variant10, diags: &mut Vec<Diagnostic
     }
     if count < 6 {
         // The values after the placement are lined up with their fields by their shapes, as
-        // the chess core reads them (README "Missing fields"): `w - 0 120` lacks its en
+        // the chess core reads them (docs/positions.md, "Missing fields"): `w - 0 120` lacks its en
         // passant field (not a halfmove clock of 120), a lone counter `w KQkq - 7` has two
         // readings and is an error, and so are values out of order or a missing active color.
         let mut sink = Sink::detailed();
