@@ -31,7 +31,7 @@ pub fn write_all(cli: clap::Command, dir: &Path) -> Result<(), String> {
     cli.build();
     let mut pages = Vec::new();
     collect(&cli, &mut pages);
-    let names: Vec<String> = pages.iter().map(|c| page_name(c)).collect();
+    let names: Vec<String> = pages.iter().map(page_name).collect();
     for cmd in &pages {
         let name = page_name(cmd);
         let mut text = render(cmd)?;

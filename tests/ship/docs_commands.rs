@@ -8,7 +8,7 @@
 //! ```` ```text ```` blocks (installs, daemons, the network) are shown only; `scripts/check-deb`
 //! runs the install commands on a fresh Debian.
 
-use std::io::Write as _;
+use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -248,17 +248,25 @@ fn every_gui_table_command_answers_uciok() {
             cmd.env("FENGUARD_CONFIG", &file);
         }
         let mut child = cmd.spawn().expect("fenguard runs");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"uci\nisready\nquit\n")
-            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"uci\nisready\n").unwrap();
+        // `quit` only after `readyok`: an engine still starting when `quit` arrives gets
+        // `engine.quit_grace_ms` and no more (fenguard's startup timeout bounds the wait).
+        let mut seen = String::new();
+        for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+            let line = line.unwrap_or_default();
+            seen.push_str(&line);
+            seen.push('\n');
+            if line == "readyok" {
+                break;
+            }
+        }
+        let _ = stdin.write_all(b"quit\n");
+        drop(stdin);
         let out = child.wait_with_output().unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
-            stdout.contains("uciok") && stdout.contains("readyok"),
-            "{gui}: {argv:?}: {stdout} {}",
+            seen.contains("uciok") && seen.contains("readyok"),
+            "{gui}: {argv:?}: {seen} {}",
             String::from_utf8_lossy(&out.stderr)
         );
     }
