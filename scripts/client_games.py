@@ -32,6 +32,7 @@ import os
 import random
 import shlex
 import sys
+import shutil
 import tempfile
 
 import chess
@@ -197,11 +198,14 @@ def main():
     problems = [] if args.skip_log_check else check_log(log_dir, expected, failed)
     for msg in problems:
         print(msg)
-    if not args.skip_log_check:
-        print(f"position log: {os.path.join(log_dir, 'positions.jsonl')}")
     passed = len(boards) - len(failed)
+    ok = not failed and not problems
+    if args.log_dir is None and ok:
+        shutil.rmtree(log_dir, ignore_errors=True)  # a temporary one; kept when a game failed
+    elif not args.skip_log_check:
+        print(f"position log: {os.path.join(log_dir, 'positions.jsonl')}")
     print(f"{passed} passed, {len(failed)} failed")
-    return 0 if not failed and not problems else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
