@@ -215,7 +215,7 @@ fn no_help_text_cites_the_specification() {
     for path in paths {
         let args: Vec<&str> = path.iter().map(String::as_str).collect();
         let help = long_help(&args);
-        for word in ["SPEC", "section 1", "section 4", "issue 1", "issue 2"] {
+        for word in ["SPEC ", "SPEC)"] {
             assert!(
                 !help.contains(word),
                 "`fenguard {} --help` cites {word}:\n{help}",
