@@ -191,6 +191,13 @@ impl Plan {
             }
             plan.add(&record, seq, bare, &mut open);
         }
+        let commands = plan.steps.iter().any(|s| s.kind != StepKind::Position);
+        if !commands && !plan.steps.is_empty() {
+            plan.notes.push(
+                "the session has no option or command records (a log of fenguard before replay): only its positions are sent"
+                    .to_owned(),
+            );
+        }
         Ok(plan)
     }
 

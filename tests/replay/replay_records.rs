@@ -78,3 +78,22 @@ fn the_log_holds_what_the_gui_sent_in_order() {
         "{report}"
     );
 }
+
+#[test]
+fn a_bad_log_line_is_named_with_exit_status_2() {
+    let dir = test_dir("replay-bad-line");
+    let log = dir.join("positions.jsonl");
+    std::fs::write(
+        &log,
+        "{\"ts\":\"2026-12-02T07:00:00.000000Z\",\"session\":\"s\",\"seq\":1,\"kind\":\"command\",\"raw\":\"ucinewgame\"}\nnot json\n",
+    )
+    .unwrap();
+    let out = replay(&[log.to_str().unwrap(), "--", FAKE_ENGINE], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        holds(&stderr(&out), "positions.jsonl: line 2: not a JSON object"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "");
+}
