@@ -98,7 +98,7 @@ pub fn failures(path: &Path, steps: &[Step]) -> Vec<Failure> {
                 }),
                 Some("hung") => out.push(Failure::Hang {
                     at,
-                    awaited: "an answer (fenguard killed it as hung)",
+                    awaited: "answer (fenguard killed the engine as hung)",
                     bound: std::time::Duration::ZERO,
                 }),
                 _ => {}

@@ -18,11 +18,20 @@ fn crash_log(name: &str) -> Option<(PathBuf, PathBuf, u64)> {
 
 /// [`crash_log`] with `kingless` as the line that crashes it.
 fn crash_log_with(name: &str, kingless: &str) -> Option<(PathBuf, PathBuf, u64)> {
+    session_log(name, FORWARD, kingless)
+}
+
+/// `on_invalid = "forward"`: the king-less position reaches the engine.
+const FORWARD: &str = "[positions]\non_invalid = \"forward\"\n";
+
+/// Stockfish and the log of a session under the config `toml` that sends `kingless`, with
+/// that line's `seq`.
+fn session_log(name: &str, toml: &str, kingless: &str) -> Option<(PathBuf, PathBuf, u64)> {
     let stockfish = require_stockfish()?;
     let dir = test_dir(name);
     let log = log_session(
         &dir,
-        "[positions]\non_invalid = \"forward\"\n",
+        toml,
         &stockfish,
         &[],
         &[
@@ -38,11 +47,13 @@ fn crash_log_with(name: &str, kingless: &str) -> Option<(PathBuf, PathBuf, u64)>
         true,
     );
     let logged = records(log.parent().unwrap());
-    let exit = logged
-        .iter()
-        .find(|r| r["kind"] == "engine-exit" && r["reason"] == "unexpected")
-        .expect("the logged session's engine crashed");
-    assert_eq!(exit["signal"], 11, "{exit}");
+    if toml == FORWARD {
+        let exit = logged
+            .iter()
+            .find(|r| r["kind"] == "engine-exit" && r["reason"] == "unexpected")
+            .expect("the logged session's engine crashed");
+        assert_eq!(exit["signal"], 11, "{exit}");
+    }
     let seq = logged
         .iter()
         .find(|r| r["raw"] == kingless)
@@ -119,6 +130,50 @@ fn guarded_replay_reports_the_verdict_fenguard_gives_now() {
     assert!(holds(&text, &want), "{text}");
     assert!(!holds(&text, "crash at"), "{text}");
     assert!(holds(&text, "go depth 5  -> bestmove 0000"), "{text}");
+    // Under the logged config, fenguard forwards it again and its log shows the crash.
+    let config = log
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("fenguard.toml");
+    let out = replay(
+        &[
+            "--guarded",
+            "--config",
+            config.to_str().unwrap(),
+            log.to_str().unwrap(),
+            "--",
+            stockfish.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    let want = format!("crash at seq {seq} (`{KINGLESS}`): killed by signal 11 (SIGSEGV)");
+    assert!(holds(&text, &want), "{text}");
+    assert!(!holds(&text, "different verdict"), "{text}");
+}
+
+/// fenguard rejected the position in the logged session: the bare engine crashes on what the
+/// GUI sent, the guarded one does not.
+#[test]
+fn a_rejected_position_crashes_the_bare_engine_only() {
+    let Some((stockfish, log, seq)) = session_log("replay-rejected", "", KINGLESS) else {
+        return;
+    };
+    let engine = stockfish.to_str().unwrap();
+    let out = replay(&[log.to_str().unwrap(), "--", engine], &[]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(holds(&text, &format!("crash at seq {seq} ")), "{text}");
+    let out = replay(&["--guarded", log.to_str().unwrap(), "--", engine], &[]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        holds(&text, "no failure: 3 searches, 3 with the logged bestmove"),
+        "{text}"
+    );
 }
 
 #[test]
