@@ -26,10 +26,11 @@ fn hang_log(name: &str) -> PathBuf {
 #[test]
 fn a_hang_is_reported_as_a_hang() {
     let log = hang_log("replay-hang");
+    // Long enough for every answer of the fake engine on a loaded machine.
     let args = [
         log.to_str().unwrap(),
         "--hang-ms",
-        "1000",
+        "3000",
         "--",
         FAKE_ENGINE,
     ];
@@ -37,7 +38,7 @@ fn a_hang_is_reported_as_a_hang() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
     assert!(
-        holds(&text, "(`go movetime 50`): no bestmove within 1000 ms"),
+        holds(&text, "(`go movetime 50`): no bestmove within 3000 ms"),
         "{text}"
     );
     assert!(holds(&text, "hang at seq "), "{text}");
@@ -56,7 +57,7 @@ fn minimize_keeps_the_hang() {
             "--minimize",
             log.to_str().unwrap(),
             "--hang-ms",
-            "1000",
+            "3000",
             "--",
             FAKE_ENGINE,
         ],

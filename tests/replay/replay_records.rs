@@ -97,3 +97,62 @@ fn a_bad_log_line_is_named_with_exit_status_2() {
     );
     assert_eq!(stdout(&out), "");
 }
+
+#[test]
+fn the_first_session_is_replayed_unless_one_is_named() {
+    let dir = test_dir("replay-two-sessions");
+    let engine = Path::new(FAKE_ENGINE);
+    log_session(
+        &dir,
+        "",
+        engine,
+        &[],
+        &["position startpos", "go depth 1"],
+        true,
+    );
+    let log = log_session(
+        &dir,
+        "",
+        engine,
+        &[],
+        &["position startpos", "go depth 2"],
+        true,
+    );
+    let sessions: Vec<String> = records(&dir.join("logs"))
+        .iter()
+        .map(|r| r["session"].as_str().unwrap().to_owned())
+        .fold(Vec::new(), |mut seen, s| {
+            if !seen.contains(&s) {
+                seen.push(s);
+            }
+            seen
+        });
+    assert_eq!(sessions.len(), 2, "{sessions:?}");
+    let out = replay(&[log.to_str().unwrap(), "--", FAKE_ENGINE], &[]);
+    let text = stdout(&out);
+    assert!(
+        holds(&text, &format!("replay: session {},", sessions[0])),
+        "{text}"
+    );
+    assert!(holds(&text, "the log holds 2 sessions"), "{text}");
+    assert!(
+        holds(&text, "go depth 1") && !holds(&text, "go depth 2"),
+        "{text}"
+    );
+    let out = replay(
+        &[
+            log.to_str().unwrap(),
+            "--session",
+            &sessions[1],
+            "--",
+            FAKE_ENGINE,
+        ],
+        &[],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        holds(&text, "go depth 2") && !holds(&text, "go depth 1"),
+        "{text}"
+    );
+}
