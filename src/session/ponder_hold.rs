@@ -10,7 +10,8 @@ use std::time::Instant;
 use bytes::Bytes;
 use tracing::Level;
 
-use super::{Action, Session};
+use super::owed::Entry;
+use super::{Action, Direction, Session};
 
 /// A search's pondering state: open until the GUI's `ponderhit` / `stop`; the engine's early
 /// `bestmove`, when it came.
@@ -59,17 +60,36 @@ impl Session {
     /// answered and, unless it is a `go`, not forwarded).
     pub(super) fn release_held_bestmove(&mut self, out: &mut Vec<Action>, now: Instant) -> bool {
         let mut held = None;
-        for search in self.owed.searches_mut().filter(|s| s.own.is_none()) {
+        let mut at = 0;
+        for (i, entry) in self.owed.entries.iter_mut().enumerate() {
+            let Entry::Search(search) = entry else {
+                continue;
+            };
+            if search.own.is_some() {
+                continue;
+            }
             search.hold.pondering = false;
             if held.is_none() {
                 held = search.hold.held.take();
+                at = i;
             }
         }
         let Some(line) = held else {
             return false;
         };
+        // The bestmove goes out in the search's place in the queue (before a new `go`'s).
+        let mut answer = Vec::new();
         self.restart.search_suspects.on_bestmove();
-        self.on_bestmove(out, &line, now);
+        self.on_bestmove(&mut answer, &line, now);
+        let (to_gui, other): (Vec<Action>, Vec<Action>) = answer.into_iter().partition(|a| {
+            matches!(
+                a,
+                Action::ToGui(_) | Action::Transcript(Direction::ToGui, _)
+            )
+        });
+        out.extend(other);
+        let at = at.min(self.owed.entries.len());
+        self.owed.entries.insert(at, Entry::Lines(to_gui));
         true
     }
 }
