@@ -3,7 +3,7 @@
 //! file are one text (and the guides link to them instead of copying the keys).
 //!
 //! The file's shape, which this reads: a comment block before the first table (the page's
-//! description); each `[table]`; before each `key = default` line (or `# key = example` for
+//! description); each `[table]`, with the comment lines before it; before each `key = default` line (or `# key = example` for
 //! a key unset by default) the comment lines that describe it. A key right after another with
 //! no comment of its own shares that one's description. Comment lines indented by two spaces or
 //! more are kept as they are (commands).
@@ -27,6 +27,8 @@ pub struct Entry {
 pub struct Table {
     /// The table's name, e.g. `engine`.
     pub name: String,
+    /// The comment lines right before its header (what the table is for).
+    pub lines: Vec<String>,
     /// Its keys in file order.
     pub entries: Vec<Entry>,
 }
@@ -78,11 +80,17 @@ pub fn parse(text: &str) -> Reference {
                 _ => pending.push(comment.to_owned()),
             }
         } else if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            if reference.tables.is_empty() {
-                reference.header = std::mem::take(&mut pending);
-            }
+            let lines = std::mem::take(&mut pending);
+            let lines = match reference.tables.is_empty() {
+                true => {
+                    reference.header = lines;
+                    Vec::new()
+                }
+                false => lines,
+            };
             reference.tables.push(Table {
                 name: name.to_owned(),
+                lines,
                 entries: Vec::new(),
             });
         } else if let Some((key, value)) = line.split_once(" = ") {
@@ -151,6 +159,7 @@ pub fn render() -> String {
     );
     for table in &reference.tables {
         roff::section(&mut out, &format!("[{}]", table.name.to_uppercase()));
+        paragraphs(&mut out, &table.lines);
         for entry in &table.entries {
             out.push_str(".TP\n\\fB");
             let tags: Vec<String> = entry.tags.iter().map(|t| roff::text(t)).collect();
@@ -200,7 +209,10 @@ mod tests {
                 page.contains(&format!(".SH [{}]", table.to_uppercase())),
                 "{table}"
             );
-            for key in keys.as_table().expect("a table").keys() {
+            let keys = keys.as_table().expect("a table");
+            // A nested table (`[engine.options]`) is a section of its own.
+            let plain = keys.iter().filter(|(_, v)| !v.is_table());
+            for (key, _) in plain {
                 let escaped = roff::text(key);
                 assert!(
                     page.contains(&format!("\\fB{escaped} = ")),
