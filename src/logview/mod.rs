@@ -13,7 +13,9 @@
 
 pub mod expand;
 pub mod follow;
+mod html;
 pub mod pgn;
+pub mod position;
 mod show;
 
 use std::io;
@@ -71,6 +73,9 @@ pub struct LogArgs {
     /// not split a game).
     #[arg(long)]
     pub pgn: bool,
+    /// `--board`, `--color`, `--unicode` (human format) and `--html` (the session report).
+    #[command(flatten)]
+    pub view: crate::view::ViewArgs,
 }
 
 /// Exit status for bad arguments, an unreadable file or an unwritable output.
@@ -127,6 +132,9 @@ pub fn run(args: LogArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    if args.view.html {
+        return html::run(&args, &path);
+    }
     match view(&args, &path, &mut io::stdout().lock()) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(1),
@@ -148,6 +156,13 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
     let mut games = Games::default();
     let mut bad = 0;
     let mut number = 0;
+    let boards = show::Boards {
+        when: args.view.board,
+        style: crate::check::process_style(&args.view),
+    };
+    // The last position record of each session: the board a search is drawn on.
+    let mut last_position: std::collections::HashMap<String, Value> =
+        std::collections::HashMap::new();
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -173,12 +188,24 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
             }
             return Ok(());
         }
+        let session = record["session"].as_str().unwrap_or_default().to_owned();
         if !args.matches(&record) {
+            if record["kind"] == "position" {
+                last_position.insert(session, record);
+            }
             return Ok(());
         }
         match args.format.as_str() {
             "json" => writeln!(out, "{record}")?,
-            _ => show::human(out, &name, number, &record)?,
+            _ => {
+                let position = last_position.get(&session).filter(|p| {
+                    record["kind"] == "search" && p["seq"] == record["position_seq"]
+                });
+                show::human(out, (&name, number), &record, boards, position)?;
+            }
+        }
+        if record["kind"] == "position" {
+            last_position.insert(session, record);
         }
         if args.follow {
             out.flush()?;

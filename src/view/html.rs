@@ -72,7 +72,7 @@ h1{font-size:18px;margin:0 0 4px}main{padding:8px 12px}\
 code,pre{font:12px ui-monospace,DejaVu Sans Mono,monospace}pre{white-space:pre-wrap;word-break:break-all;margin:2px 0}\
 .boards{display:flex;flex-wrap:wrap;gap:16px;margin:4px 0}figure{margin:0}figcaption{font-size:12px;color:#444;max-width:380px}\
 .board{display:block;font-family:DejaVu Sans,Noto Sans Symbols2,Segoe UI Symbol,sans-serif}\
-.co text{font-size:.22px;fill:#333;opacity:.7}.co text:nth-child(-n+16){text-anchor:end}\
+.co text{font-size:.22px;fill:#333;opacity:.7}\
 .k-error{fill:#e22;opacity:.55}.k-warning{fill:#f90;opacity:.55}.k-note{fill:#39f;opacity:.45}\
 .k-changed{fill:#0bc;opacity:.5}.k-move{fill:#9c3;opacity:.55}\
 .ar{stroke:#15781b;stroke-width:.16;fill:none;opacity:.85}circle.ar{fill:#15781b;opacity:.5;stroke:none}\

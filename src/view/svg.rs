@@ -117,7 +117,7 @@ pub fn board(board: &Board, marks: &Marks) -> String {
             }
         }
     }
-    s.push_str("<g class=\"co\">");
+    s.push_str("<g class=\"co\" text-anchor=\"end\">");
     for file in 0..files {
         let _ = write!(
             s,
@@ -127,6 +127,7 @@ pub fn board(board: &Board, marks: &Marks) -> String {
             char::from(b'a' + file as u8)
         );
     }
+    s.push_str("</g><g class=\"co\">");
     for rank in 0..ranks {
         let _ = write!(
             s,
