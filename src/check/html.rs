@@ -78,7 +78,13 @@ fn too_long(number: u64, length: u64) -> Entry {
 }
 
 /// One line's entry, and whether it is fine (valid, or repaired with `--repair`).
-fn entry(settings: &Settings, rules: &Rules, shape: Shape, number: u64, input: &[u8]) -> (Entry, bool) {
+fn entry(
+    settings: &Settings,
+    rules: &Rules,
+    shape: Shape,
+    number: u64,
+    input: &[u8],
+) -> (Entry, bool) {
     let chess960 = settings.options.chess960_allowed;
     let a = Game::analyze(rules, input, chess960, settings.repair);
     let repaired = !a.valid && a.game.is_some();
@@ -87,7 +93,10 @@ fn entry(settings: &Settings, rules: &Rules, shape: Shape, number: u64, input: &
         (false, true) => "repaired",
         (false, false) => "invalid",
     };
-    let fen = a.game.as_ref().map(|g| g.fen(settings.castling, settings.ep));
+    let fen = a
+        .game
+        .as_ref()
+        .map(|g| g.fen(settings.castling, settings.ep));
     let text = String::from_utf8_lossy(input);
     let findings: Vec<Finding> = a.diagnostics.iter().map(Finding::from).collect();
     let mut codes: Vec<String> = Vec::new();
@@ -132,9 +141,9 @@ pub(crate) fn boards(
         marks.finding(&before, f, 0);
     }
     let mut s = String::from("<div class=\"boards\">");
-    let after = after.and_then(|fen| Board::from_fen(fen, shape)).filter(|b| {
-        !before.changed_squares(b).is_empty() || !before.changed_fields(b).is_empty()
-    });
+    let after = after
+        .and_then(|fen| Board::from_fen(fen, shape))
+        .filter(|b| !before.changed_squares(b).is_empty() || !before.changed_fields(b).is_empty());
     match after {
         Some(after) => {
             let mut changed = Marks::default();

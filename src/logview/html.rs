@@ -81,7 +81,11 @@ pub fn report(name: &str, records: &[Value]) -> String {
         if !sessions.contains(&session) {
             sessions.push(session);
         }
-        let entry = match r["kind"].as_str() {
+    }
+    for r in records {
+        let session = r["session"].as_str().unwrap_or_default();
+        let index = sessions.iter().position(|s| *s == session).unwrap_or(0) + 1;
+        let mut entry = match r["kind"].as_str() {
             Some("position") => {
                 let best = r["seq"]
                     .as_u64()
@@ -93,6 +97,9 @@ pub fn report(name: &str, records: &[Value]) -> String {
             Some("search") => search(r),
             _ => generic(r),
         };
+        entry
+            .head
+            .insert_str(0, &head(r, (sessions.len() > 1).then_some(index)));
         entries.push(entry);
     }
     let positions = records.iter().filter(|r| r["kind"] == "position").count();
@@ -100,15 +107,19 @@ pub fn report(name: &str, records: &[Value]) -> String {
         .iter()
         .filter(|e| e.verdict.as_deref().is_some_and(|v| v != "valid"))
         .count();
-    let summary = format!(
-        "{name}: {} records, {} sessions, {positions} positions, {troubled} not valid",
+    let mut summary = format!(
+        "{name}: {} records, {positions} positions, {troubled} not valid; sessions:",
         records.len(),
-        sessions.len()
     );
+    for (i, s) in sessions.iter().enumerate() {
+        let _ = write!(summary, " s{} = {s}", i + 1);
+    }
     html::page("fenguard session report", &summary, &entries)
 }
 
-fn head(r: &Value) -> String {
+/// The heading: seq, kind, verdict, variant, the time of day, the session (`s2`) when the
+/// report has several.
+fn head(r: &Value, session: Option<usize>) -> String {
     let kind = r["kind"].as_str().unwrap_or("?");
     let mut h = format!(
         "seq {} <span class=\"kind\">{}</span>",
@@ -121,12 +132,13 @@ fn head(r: &Value) -> String {
     if let Some(v) = r["variant"].as_str() {
         let _ = write!(h, " ({})", escape(v));
     }
-    let _ = write!(
-        h,
-        " <small>{} · session {}</small>",
-        escape(r["ts"].as_str().unwrap_or_default()),
-        escape(r["session"].as_str().unwrap_or_default())
-    );
+    let ts = r["ts"].as_str().unwrap_or_default();
+    let time = ts.split_once('T').map_or(ts, |(_, t)| t);
+    let _ = write!(h, " <small>{}", escape(time));
+    if let Some(i) = session {
+        let _ = write!(h, " · s{i}");
+    }
+    h.push_str("</small>");
     h
 }
 
@@ -214,29 +226,52 @@ fn position(r: &Value, earlier: Option<&Value>, best: Option<&str>) -> Entry {
             Some(m) => format!("{}; bestmove {m}", s.caption),
             None => s.caption,
         };
-        body.push_str(&html::figure(&s.board, &s.marks, &caption));
+        // An untroubled position's board is drawn by the page's script (big logs stay small).
+        let fen = r["final_fen"].as_str().unwrap_or_default();
+        let lazy = match troubled {
+            true => None,
+            false => {
+                let placement = fen.split(' ').next().unwrap_or_default();
+                let placement = placement.split('[').next().unwrap_or_default();
+                let caption = format!("{caption} · {fen}");
+                html::lazy_figure(&s.board, placement, best, &caption)
+            }
+        };
+        match lazy {
+            Some(lazy) => body.push_str(&lazy),
+            None => body.push_str(&html::figure(&s.board, &s.marks, &caption)),
+        }
     }
     body.push_str("</div>");
     Entry {
         kind: "position".into(),
         verdict: r["verdict"].as_str().map(str::to_owned),
         codes,
-        head: head(r),
+        head: String::new(),
         body,
     }
 }
 
 fn search(r: &Value) -> Entry {
     let (findings, codes) = codes(r);
-    let mut body = String::from("<p class=\"kv\">");
-    for key in ["go", "bestmove", "ponder", "elapsed_ms", "position_seq"] {
-        if !r[key].is_null() {
-            let v = match &r[key] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let _ = write!(body, "<b>{key}</b> {} &nbsp; ", escape(&v));
-        }
+    let field = |key: &str| match &r[key] {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    };
+    let mut body = format!(
+        "<p class=\"kv\">{} → <b>bestmove {}</b>",
+        escape(&field("go").unwrap_or_default()),
+        escape(&field("bestmove").unwrap_or_default())
+    );
+    if let Some(p) = field("ponder") {
+        let _ = write!(body, " ponder {}", escape(&p));
+    }
+    if let Some(ms) = field("elapsed_ms") {
+        let _ = write!(body, " ({} ms)", escape(&ms));
+    }
+    if let Some(p) = field("position_seq") {
+        let _ = write!(body, " · position seq {}", escape(&p));
     }
     body.push_str("</p>");
     let line = format!("bestmove {}", r["bestmove"].as_str().unwrap_or_default());
@@ -245,7 +280,7 @@ fn search(r: &Value) -> Entry {
         kind: "search".into(),
         verdict: None,
         codes,
-        head: head(r),
+        head: String::new(),
         body,
     }
 }
@@ -276,7 +311,7 @@ fn generic(r: &Value) -> Entry {
         kind: r["kind"].as_str().unwrap_or("?").to_owned(),
         verdict: None,
         codes,
-        head: head(r),
+        head: String::new(),
         body,
     }
 }

@@ -198,9 +198,9 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
         match args.format.as_str() {
             "json" => writeln!(out, "{record}")?,
             _ => {
-                let position = last_position.get(&session).filter(|p| {
-                    record["kind"] == "search" && p["seq"] == record["position_seq"]
-                });
+                let position = last_position
+                    .get(&session)
+                    .filter(|p| record["kind"] == "search" && p["seq"] == record["position_seq"]);
                 show::human(out, (&name, number), &record, boards, position)?;
             }
         }

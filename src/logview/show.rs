@@ -94,12 +94,12 @@ pub fn human(
     }
     match kind {
         "position" => position_boards(out, record, boards),
-        "search" if boards.when == BoardWhen::Always => match position
-            .and_then(|p| searched_board(p, record["bestmove"].as_str()))
-        {
-            Some(drawn) => write_drawn(out, &drawn, boards.style),
-            None => Ok(()),
-        },
+        "search" if boards.when == BoardWhen::Always => {
+            match position.and_then(|p| searched_board(p, record["bestmove"].as_str())) {
+                Some(drawn) => write_drawn(out, &drawn, boards.style),
+                None => Ok(()),
+            }
+        }
         _ => Ok(()),
     }
 }
@@ -120,7 +120,11 @@ fn carets(
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    let (on, off) = if color { ("\x1b[1;31m", "\x1b[0m") } else { ("", "") };
+    let (on, off) = if color {
+        ("\x1b[1;31m", "\x1b[0m")
+    } else {
+        ("", "")
+    };
     writeln!(out, "   | {shown}")?;
     writeln!(
         out,

@@ -61,5 +61,4 @@ impl ViewArgs {
             unicode: self.unicode || terminal,
         }
     }
-
 }

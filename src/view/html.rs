@@ -73,6 +73,8 @@ code,pre{font:12px ui-monospace,DejaVu Sans Mono,monospace}pre{white-space:pre-w
 .boards{display:flex;flex-wrap:wrap;gap:16px;margin:4px 0}figure{margin:0}figcaption{font-size:12px;color:#444;max-width:380px}\
 .board{display:block;font-family:DejaVu Sans,Noto Sans Symbols2,Segoe UI Symbol,sans-serif}\
 .co text{font-size:.22px;fill:#333;opacity:.7}\
+.lazy{width:288px;height:288px;background:#eee}.lazy.w10{width:360px}\
+.pw,.pb{font-size:.9px;text-anchor:middle;stroke:#000;stroke-width:.025px}.pw{fill:#fff}.pb{fill:#000}\
 .k-error{fill:#e22;opacity:.55}.k-warning{fill:#f90;opacity:.55}.k-note{fill:#39f;opacity:.45}\
 .k-changed{fill:#0bc;opacity:.5}.k-move{fill:#9c3;opacity:.55}\
 .ar{stroke:#15781b;stroke-width:.16;fill:none;opacity:.85}circle.ar{fill:#15781b;opacity:.5;stroke:none}\
@@ -80,6 +82,32 @@ mark.k-error,mark.s-error{background:#fbb}mark.k-warning,mark.s-warning{backgrou
 mark.k-note,mark.s-note{background:#bdf}mark.k-changed{background:#9ee}\
 .diags{margin:4px 0;padding-left:18px}.s-error b{color:#c00}.s-warning b{color:#b60}.s-note b{color:#26a}\
 .moves{font:12px ui-monospace,monospace;color:#333}.kv{color:#333}.kv b{font-weight:600}";
+
+/// Draws a `.lazy` board (see [`lazy_figure`]) as [`svg::board`] would, when it comes near
+/// the window: the pieces of `data-fen`'s placement, the bestmove `data-best` as an arrow.
+const LAZY_JS: &str = "(function(){var G={K:'♚',Q:'♛',R:'♜',B:'♝',N:'♞',P:'♟'};\
+function draw(el){var fen=el.getAttribute('data-fen')||'',W=+el.getAttribute('data-w'),H=+el.getAttribute('data-h'),best=el.getAttribute('data-best')||'';\
+var rows=fen.split('/'),t='',u='',mk='',a='';for(var y=0;y<rows.length&&y<H;y++){var r=rows[y],x=0,i=0,w=[],wx=[],b=[],bx=[];\
+while(i<r.length){var c=r.charAt(i);if(c>='0'&&c<='9'){var j=i;while(j<r.length&&r.charAt(j)>='0'&&r.charAt(j)<='9')j++;x+=parseInt(r.slice(i,j),10);i=j;continue;}\
+i++;if(c==='~')continue;var up=c.toUpperCase(),g=G[up];if(g){if(c===up){w.push(g);wx.push(x);}else{b.push(g);bx.push(x);}}\
+else{u+='<use href=\"#p'+(/[ACJXacj]/.test(c)?c:'-')+'\" x=\"'+x+'\" y=\"'+y+'\"/>';}x++;}\
+if(w.length)t+='<text class=\"pw\" x=\"'+wx.join(' ')+'\" y=\"'+y+'\">'+w.join('')+'</text>';\
+if(b.length)t+='<text class=\"pb\" x=\"'+bx.join(' ')+'\" y=\"'+y+'\">'+b.join('')+'</text>';}\
+function X(f){return f.charCodeAt(0)-97;}function Y(n){return H-parseInt(n,10);}\
+function sq(f,n){return '<rect class=\"k-move\" x=\"'+X(f)+'\" y=\"'+Y(n)+'\" width=\"1\" height=\"1\"/>';}\
+var m=/^([a-z])([0-9]+)([a-z])([0-9]+)/.exec(best),d=/@([a-z])([0-9]+)$/.exec(best);\
+if(m){mk=sq(m[1],m[2])+sq(m[3],m[4]);a='<line class=\"ar\" x1=\"'+(X(m[1])+0.5)+'\" y1=\"'+(Y(m[2])+0.5)+'\" x2=\"'+(X(m[3])+0.5)+'\" y2=\"'+(Y(m[4])+0.5)+'\" marker-end=\"url(#ah)\"/>';}\
+else if(d){mk=sq(d[1],d[2]);a='<circle class=\"ar\" cx=\"'+(X(d[1])+0.5)+'\" cy=\"'+(Y(d[2])+0.5)+'\" r=\".35\"/>';}\
+var co=(H===8&&(W===8||W===10))?'<use href=\"#c'+W+'x'+H+'\"/>':'';\
+el.innerHTML='<svg class=\"board\" viewBox=\"0 0 '+W+' '+H+'\" width=\"'+W*36+'\" height=\"'+H*36+'\" role=\"img\"><rect width=\"'+W+'\" height=\"'+H+'\" fill=\"url(#sq)\"/>'+mk+'<g transform=\"translate(.5 .83)\">'+t+'</g>'+u+co+a+'</svg>';\
+el.className='drawn';}\
+var lazy=[].slice.call(document.querySelectorAll('.lazy')),queued=false;\
+function near(){queued=false;var h=window.innerHeight||1600,keep=[];\
+for(var i=0;i<lazy.length;i++){var el=lazy[i];if(el.offsetParent===null){keep.push(el);continue;}\
+var r=el.getBoundingClientRect();if(r.bottom>-h&&r.top<2*h)draw(el);else keep.push(el);if(r.top>3*h){keep=keep.concat(lazy.slice(i+1));break;}}lazy=keep;}\
+near();function later(){if(!queued){queued=true;window.requestAnimationFrame(near);}}\
+window.addEventListener('scroll',later);window.addEventListener('resize',later);\
+document.getElementById('filters').addEventListener('change',later);})();";
 
 const JS: &str = "(function(){var sel=[].slice.call(document.querySelectorAll('#filters select'));\
 var recs=[].slice.call(document.querySelectorAll('.rec'));var shown=document.getElementById('shown');\
@@ -124,7 +152,10 @@ pub fn page(title: &str, summary: &str, entries: &[Entry]) -> String {
         }
     }
     codes.sort_unstable();
-    let body_len: usize = entries.iter().map(|e| e.head.len() + e.body.len() + 160).sum();
+    let body_len: usize = entries
+        .iter()
+        .map(|e| e.head.len() + e.body.len() + 160)
+        .sum();
     let mut out = String::with_capacity(body_len + 8192);
     let _ = write!(
         out,
@@ -148,16 +179,23 @@ pub fn page(title: &str, summary: &str, entries: &[Entry]) -> String {
             s.push(' ');
             s
         });
-        let _ = write!(
-            out,
-            "<section class=\"rec v-{v}\" data-kind=\"{k}\" data-verdict=\"{v}\" data-codes=\"{codes}\"><h2>{}</h2>{}</section>\n",
-            e.head,
-            e.body,
-            v = escape(verdict),
-            k = escape(&e.kind),
-        );
+        let _ = write!(out, "<section class=\"rec");
+        if !verdict.is_empty() {
+            let _ = write!(out, " v-{}", escape(verdict));
+        }
+        let _ = write!(out, "\" data-kind=\"{}\"", escape(&e.kind));
+        if !verdict.is_empty() {
+            let _ = write!(out, " data-verdict=\"{}\"", escape(verdict));
+        }
+        if !e.codes.is_empty() {
+            let _ = write!(out, " data-codes=\"{codes}\"");
+        }
+        let _ = write!(out, "><h2>{}</h2>{}</section>\n", e.head, e.body);
     }
-    let _ = write!(out, "</main>\n<script>{JS}</script>\n</body></html>\n");
+    let _ = write!(
+        out,
+        "</main>\n<script>{JS}{LAZY_JS}</script>\n</body></html>\n"
+    );
     out
 }
 
@@ -206,6 +244,36 @@ pub fn figure(board: &Board, marks: &Marks, caption: &str) -> String {
     }
     s.push_str("</figcaption></figure>");
     s
+}
+
+/// A board drawn by the page's script when it comes near the window (a long session's
+/// valid positions: a few dozen bytes instead of a kilobyte of SVG): the placement, the size
+/// and the bestmove `best` as data, the caption (text) and the fields as in [`figure`]. Only
+/// a plain 8-rank board of 8 or 10 files; `None` for any other.
+pub fn lazy_figure(
+    board: &Board,
+    placement: &str,
+    best: Option<&str>,
+    caption: &str,
+) -> Option<String> {
+    let (files, ranks) = (board.files(), board.ranks());
+    if ranks != 8 || !(files == 8 || files == 10) {
+        return None;
+    }
+    let mut s = format!(
+        "<figure><div class=\"lazy{}\" data-fen=\"{}\" data-w=\"{files}\" data-h=\"{ranks}\"",
+        if files == 10 { " w10" } else { "" },
+        escape(placement)
+    );
+    if let Some(b) = best {
+        let _ = write!(s, " data-best=\"{}\"", escape(b));
+    }
+    let _ = write!(s, "></div><figcaption>{}", escape(caption));
+    if let Some(p) = svg::pockets_text(board) {
+        let _ = write!(s, "<br>{}", escape(&p));
+    }
+    s.push_str("</figcaption></figure>");
+    Some(s)
 }
 
 /// The diagnostics as a list: `severity[code]: message`, then `text` with the span

@@ -228,7 +228,11 @@ pub fn move_squares(text: &str, files: usize, ranks: usize) -> Option<(Square, S
     let bytes = text.as_bytes();
     // from: letter + digits; to: letter + digits; then an optional promotion letter.
     let split = |s: &[u8]| -> Option<usize> {
-        let digits = s.get(1..)?.iter().take_while(|b| b.is_ascii_digit()).count();
+        let digits = s
+            .get(1..)?
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         (digits > 0).then_some(1 + digits)
     };
     let a = split(bytes)?;

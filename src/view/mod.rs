@@ -55,8 +55,7 @@ pub fn terminal_block(
     if let Some((fen, title)) = after
         && let Some(after) = Board::from_fen(fen, shape)
         && before != after
-        && (!before.changed_squares(&after).is_empty()
-            || !before.changed_fields(&after).is_empty())
+        && (!before.changed_squares(&after).is_empty() || !before.changed_fields(&after).is_empty())
     {
         let mut changed = Marks::default();
         changed.changes(&before, &after);

@@ -11,7 +11,7 @@
 //! marks.arrow(&board, "e1e2");
 //! let s = svg::board(&board, &marks);
 //! assert!(s.starts_with("<svg class=\"board\" viewBox=\"0 0 8 8\""));
-//! assert!(s.contains("<use href=\"#pK\" x=\"4\" y=\"7\"/>"));
+//! assert!(s.contains("<text class=\"pw\" x=\"4\" y=\"7\">♚</text>"));
 //! assert!(s.contains("<line class=\"ar\" x1=\"4.5\" y1=\"7.5\" x2=\"4.5\" y2=\"6.5\""));
 //! ```
 
@@ -50,74 +50,35 @@ pub fn defs() -> String {
          <marker id=\"ah\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerWidth=\"3\" markerHeight=\"3\" orient=\"auto-start-reverse\">\
          <path d=\"M0 0L10 5L0 10z\" fill=\"#15781b\"/></marker>",
     );
-    for c in PIECES.chars().chain(['-']) {
+    for (files, ranks) in COORDS {
+        let _ = write!(s, "<g id=\"c{files}x{ranks}\">{}</g>", coords(files, ranks));
+    }
+    for c in PIECES.chars().chain(['-']).filter(|c| solid(*c).is_none()) {
         let white = c.is_ascii_uppercase();
         let (fill, stroke) = match white {
             true => ("#fff", "#000"),
             false => ("#000", "#fff"),
         };
-        let _ = write!(s, "<g id=\"p{c}\">");
-        match solid(c) {
-            Some(g) => {
-                let _ = write!(
-                    s,
-                    "<text x=\".5\" y=\".83\" font-size=\".9\" text-anchor=\"middle\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\".025\">{g}</text>"
-                );
-            }
-            None => {
-                let (letter, fill, stroke) = match c {
-                    '-' => ('?', "#fff", "#c00"),
-                    c => (c.to_ascii_uppercase(), fill, stroke),
-                };
-                let _ = write!(
-                    s,
-                    "<circle cx=\".5\" cy=\".5\" r=\".4\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\".04\"/>\
-                     <text x=\".5\" y=\".68\" font-size=\".5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{stroke}\">{letter}</text>"
-                );
-            }
-        }
-        s.push_str("</g>");
+        let (letter, fill, stroke) = match c {
+            '-' => ('?', "#fff", "#c00"),
+            c => (c.to_ascii_uppercase(), fill, stroke),
+        };
+        let _ = write!(
+            s,
+            "<g id=\"p{c}\"><circle cx=\".5\" cy=\".5\" r=\".4\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\".04\"/>\
+             <text x=\".5\" y=\".68\" font-size=\".5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{stroke}\">{letter}</text></g>"
+        );
     }
     s.push_str("</defs></svg>");
     s
 }
 
-/// The top-left corner of `sq` in board units (rank 1 at the bottom).
-fn corner(board: &Board, sq: Square) -> (usize, usize) {
-    (sq.file, board.ranks() - 1 - sq.rank)
-}
+/// The board sizes whose file letters and rank numbers [`defs`] defines once (`#c8x8`).
+const COORDS: [(usize, usize); 2] = [(8, 8), (10, 8)];
 
-/// One board as an inline `<svg>`: squares, the marks (`<rect class="k-error">` and the other
-/// [`super::MarkKind`] names), the pieces, file letters and rank numbers, then the arrows.
-pub fn board(board: &Board, marks: &Marks) -> String {
-    let (files, ranks) = (board.files(), board.ranks());
-    let mut s = String::with_capacity(1200);
-    let _ = write!(
-        s,
-        "<svg class=\"board\" viewBox=\"0 0 {files} {ranks}\" width=\"{}\" height=\"{}\" role=\"img\">\
-         <rect width=\"{files}\" height=\"{ranks}\" fill=\"url(#sq)\"/>",
-        files * SQUARE_PX,
-        ranks * SQUARE_PX
-    );
-    for (sq, kind) in &marks.squares {
-        let (x, y) = corner(board, *sq);
-        let _ = write!(
-            s,
-            "<rect class=\"k-{}\" x=\"{x}\" y=\"{y}\" width=\"1\" height=\"1\"/>",
-            kind.as_str()
-        );
-    }
-    for rank in 0..ranks {
-        for file in 0..files {
-            let sq = Square { file, rank };
-            if let Cell::Piece(c) = board.cell(sq) {
-                let id = if PIECES.contains(c) { c } else { '-' };
-                let (x, y) = corner(board, sq);
-                let _ = write!(s, "<use href=\"#p{id}\" x=\"{x}\" y=\"{y}\"/>");
-            }
-        }
-    }
-    s.push_str("<g class=\"co\" text-anchor=\"end\">");
+/// The file letters and rank numbers of a board, as a group.
+fn coords(files: usize, ranks: usize) -> String {
+    let mut s = String::from("<g class=\"co\" text-anchor=\"end\">");
     for file in 0..files {
         let _ = write!(
             s,
@@ -137,6 +98,82 @@ pub fn board(board: &Board, marks: &Marks) -> String {
         );
     }
     s.push_str("</g>");
+    s
+}
+
+/// The top-left corner of `sq` in board units (rank 1 at the bottom).
+fn corner(board: &Board, sq: Square) -> (usize, usize) {
+    (sq.file, board.ranks() - 1 - sq.rank)
+}
+
+/// One board as an inline `<svg>`: squares, the marks (`<rect class="k-error">` and the other
+/// [`super::MarkKind`] names), the pieces (chess pieces as glyphs of class `pw` / `pb`, one
+/// `<text>` a rank and colour; the others as `<use>` of [`defs`]' shapes), file letters and
+/// rank numbers, then the arrows. Needs the page's [`defs`] and CSS.
+pub fn board(board: &Board, marks: &Marks) -> String {
+    let (files, ranks) = (board.files(), board.ranks());
+    let mut s = String::with_capacity(1200);
+    let _ = write!(
+        s,
+        "<svg class=\"board\" viewBox=\"0 0 {files} {ranks}\" width=\"{}\" height=\"{}\" role=\"img\">\
+         <rect width=\"{files}\" height=\"{ranks}\" fill=\"url(#sq)\"/>",
+        files * SQUARE_PX,
+        ranks * SQUARE_PX
+    );
+    for (sq, kind) in &marks.squares {
+        let (x, y) = corner(board, *sq);
+        let _ = write!(
+            s,
+            "<rect class=\"k-{}\" x=\"{x}\" y=\"{y}\" width=\"1\" height=\"1\"/>",
+            kind.as_str()
+        );
+    }
+    // Chess pieces as glyphs, one `<text>` per rank and colour with a list of x positions;
+    // the other pieces (the 10x8 ones, unknown letters) as shapes.
+    s.push_str("<g transform=\"translate(.5 .83)\">");
+    for row in 0..ranks {
+        let rank = ranks - 1 - row;
+        for (class, white) in [("pw", true), ("pb", false)] {
+            let (mut xs, mut glyphs) = (String::new(), String::new());
+            for file in 0..files {
+                if let Cell::Piece(c) = board.cell(Square { file, rank })
+                    && c.is_ascii_uppercase() == white
+                    && let Some(g) = solid(c)
+                {
+                    if !xs.is_empty() {
+                        xs.push(' ');
+                    }
+                    let _ = write!(xs, "{file}");
+                    glyphs.push(g);
+                }
+            }
+            if !glyphs.is_empty() {
+                let _ = write!(
+                    s,
+                    "<text class=\"{class}\" x=\"{xs}\" y=\"{row}\">{glyphs}</text>"
+                );
+            }
+        }
+    }
+    s.push_str("</g>");
+    for rank in 0..ranks {
+        for file in 0..files {
+            let sq = Square { file, rank };
+            if let Cell::Piece(c) = board.cell(sq)
+                && solid(c).is_none()
+            {
+                let id = if PIECES.contains(c) { c } else { '-' };
+                let (x, y) = corner(board, sq);
+                let _ = write!(s, "<use href=\"#p{id}\" x=\"{x}\" y=\"{y}\"/>");
+            }
+        }
+    }
+    match COORDS.contains(&(files, ranks)) {
+        true => {
+            let _ = write!(s, "<use href=\"#c{files}x{ranks}\"/>");
+        }
+        false => s.push_str(&coords(files, ranks)),
+    }
     for (from, to) in &marks.arrows {
         let (fx, fy) = corner(board, *from);
         let (tx, ty) = corner(board, *to);

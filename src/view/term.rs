@@ -114,7 +114,10 @@ pub fn board_lines(board: &Board, marks: &Marks, style: Style) -> Vec<String> {
             true => "-".to_owned(),
             false => pieces.chars().map(|c| glyph(c, style.unicode)).collect(),
         };
-        format!("    {who} in hand: {}", marked(&shown, marks.field_kind("pocket"), style))
+        format!(
+            "    {who} in hand: {}",
+            marked(&shown, marks.field_kind("pocket"), style)
+        )
     };
     if let Some((_, black)) = board.pockets() {
         lines.push(pocket_line("black", black));
@@ -133,7 +136,13 @@ pub fn board_lines(board: &Board, marks: &Marks, style: Style) -> Vec<String> {
     let fields: Vec<String> = board
         .fields()
         .iter()
-        .map(|f| marked(&field_label(&f.name, &f.text), marks.field_kind(&f.name), style))
+        .map(|f| {
+            marked(
+                &field_label(&f.name, &f.text),
+                marks.field_kind(&f.name),
+                style,
+            )
+        })
         .collect();
     let split = fields.len().min(2);
     for part in [&fields[..split], &fields[split..]] {
@@ -179,7 +188,9 @@ pub fn side_by_side(left: (&str, &[String]), right: (&str, &[String]), gap: usiz
         .unwrap_or(0)
         + gap;
     let title = |t: &str| format!("    {t}");
-    let l: Vec<String> = std::iter::once(title(left.0)).chain(left.1.iter().cloned()).collect();
+    let l: Vec<String> = std::iter::once(title(left.0))
+        .chain(left.1.iter().cloned())
+        .collect();
     let r: Vec<String> = std::iter::once(title(right.0))
         .chain(right.1.iter().cloned())
         .collect();

@@ -6,15 +6,33 @@ use crate::snapshot;
 
 /// One FEN for each diagnostic kind that names a square (and the legend line it must give).
 const KINDS: &[(&str, &str)] = &[
-    ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "[h1 castling] castling-without-rook"),
+    (
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+        "[h1 castling] castling-without-rook",
+    ),
     ("4k2P/8/8/8/8/8/8/4K3 w - - 0 1", "[h8] pawn-on-back-rank"),
     ("4k3/8/8/8/8/8/8/4K1Kk w - - 0 1", "[e8] too-many-kings"),
     ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "[e8] opposite-check"),
-    ("4k3/8/8/8/8/8/8/4K2R b K e3 0 1", "[e3 e4 ep] ep-without-pawn"),
-    ("4k3/8/8/3pP3/8/8/8/4K3 w - d5 0 1", "[d5 ep] ep-square-wrong-rank"),
-    ("4k3/8/3p4/3pP3/8/8/8/4K3 w - d6 0 1", "[d6 ep] ep-square-occupied"),
-    ("4k3/8/8/8/8/8/4K3/R6R w K - 0 1", "[h1 castling] castling-without-king"),
-    ("4k3/8/9/8/8/8/8/4K3 w - - 0 1", "[a6 b6 c6 d6 e6 f6 g6 h6 i6] rank-too-long"),
+    (
+        "4k3/8/8/8/8/8/8/4K2R b K e3 0 1",
+        "[e3 e4 ep] ep-without-pawn",
+    ),
+    (
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d5 0 1",
+        "[d5 ep] ep-square-wrong-rank",
+    ),
+    (
+        "4k3/8/3p4/3pP3/8/8/8/4K3 w - d6 0 1",
+        "[d6 ep] ep-square-occupied",
+    ),
+    (
+        "4k3/8/8/8/8/8/4K3/R6R w K - 0 1",
+        "[h1 castling] castling-without-king",
+    ),
+    (
+        "4k3/8/9/8/8/8/8/4K3 w - - 0 1",
+        "[a6 b6 c6 d6 e6 f6 g6 h6 i6] rank-too-long",
+    ),
     ("4k3/8/8/3X4/8/8/8/4K3 w - - 0 1", "[d5] unknown-piece"),
 ];
 
@@ -43,7 +61,12 @@ fn each_square_kind_marks_its_square_in_colour() {
 #[test]
 fn a_repair_shows_both_boards_with_the_change_marked() {
     let o = check(
-        &["--repair", "--color", "never", "4k3/8/8/8/8/8/8/4K3 w K - 0 1"],
+        &[
+            "--repair",
+            "--color",
+            "never",
+            "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+        ],
         "",
     );
     let out = stdout(&o);
@@ -57,7 +80,11 @@ fn a_repair_shows_both_boards_with_the_change_marked() {
 fn a_normalized_position_shows_both_boards() {
     // The en passant square nobody can use is dropped.
     let o = check(
-        &["--color", "never", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"],
+        &[
+            "--color",
+            "never",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        ],
         "",
     );
     let out = stdout(&o);
@@ -86,7 +113,15 @@ fn chess960_board_in_letters_and_unicode_colour() {
 fn capablanca_board_is_ten_files_wide() {
     let fen = "rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq - 0 1";
     let o = check(
-        &["--variant", "capablanca", "--board", "always", "--color", "never", fen],
+        &[
+            "--variant",
+            "capablanca",
+            "--board",
+            "always",
+            "--color",
+            "never",
+            fen,
+        ],
         "",
     );
     let out = stdout(&o);
@@ -101,7 +136,15 @@ fn capablanca_board_is_ten_files_wide() {
 fn crazyhouse_pockets_are_drawn() {
     let fen = "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1";
     let o = check(
-        &["--variant", "crazyhouse", "--board", "always", "--color", "never", fen],
+        &[
+            "--variant",
+            "crazyhouse",
+            "--board",
+            "always",
+            "--color",
+            "never",
+            fen,
+        ],
         "",
     );
     let out = stdout(&o);
@@ -109,7 +152,15 @@ fn crazyhouse_pockets_are_drawn() {
     assert!(out.contains("white in hand: N"), "{out}");
     snapshot("check_crazyhouse", &out);
     let o = check(
-        &["--variant", "crazyhouse", "--board", "always", "--color", "always", fen],
+        &[
+            "--variant",
+            "crazyhouse",
+            "--board",
+            "always",
+            "--color",
+            "always",
+            fen,
+        ],
         "",
     );
     snapshot("check_crazyhouse_color", &stdout(&o));

@@ -16,9 +16,19 @@ fn check_html_escapes_the_input_and_draws_the_boards() {
     assert!(!page.contains("<script>alert"), "{page}");
     assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(page.contains("<svg class=\"board\" viewBox=\"0 0 8 8\""));
-    assert!(page.contains("<rect class=\"k-error\" x=\"7\" y=\"7\""), "h1 marked");
-    assert_eq!(page.matches("<script>").count(), 1, "only the filter script");
-    assert!(!page.contains("http://") && !page.contains("https://"), "no network");
+    assert!(
+        page.contains("<rect class=\"k-error\" x=\"7\" y=\"7\""),
+        "h1 marked"
+    );
+    assert_eq!(
+        page.matches("<script>").count(),
+        1,
+        "only the filter script"
+    );
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "no network"
+    );
 }
 
 #[test]
@@ -32,12 +42,17 @@ fn log_html_has_every_record_the_boards_and_the_arrow() {
     assert_eq!(o.status.code(), Some(0));
     let page = String::from_utf8_lossy(&o.stdout);
     assert_eq!(page.matches("<section class=\"rec").count(), 8);
-    // The bestmove g1f3 of seq 2: an arrow from g1 to f3.
+    // The valid position seq 2 and its bestmove g1f3: a board the page's script draws.
     assert!(
-        page.contains("<line class=\"ar\" x1=\"6.5\" y1=\"7.5\" x2=\"5.5\" y2=\"5.5\""),
+        page.contains("<div class=\"lazy\" data-fen=\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR\" data-w=\"8\" data-h=\"8\" data-best=\"g1f3\">"),
         "{page}"
     );
-    assert!(page.contains("viewBox=\"0 0 10 8\""), "the capablanca board");
+    assert!(page.contains("class=\"lazy w10\""), "the capablanca board");
+    // The repaired position's boards are drawn in the page: h1 marked on the GUI's board.
+    assert!(
+        page.contains("<rect class=\"k-error\" x=\"7\" y=\"7\""),
+        "{page}"
+    );
     assert!(page.contains("engine got (repaired)"));
     assert!(page.contains("GUI&#39;s position before move 3 (e2e5)"));
     // A kind this version does not know is listed with its fields, escaped.

@@ -33,7 +33,12 @@ fn log(args: &[&str], file: &std::path::Path) -> String {
         .arg(file)
         .output()
         .expect("fenguard log");
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
@@ -42,7 +47,10 @@ fn a_rejected_move_shows_the_position_before_it_with_its_squares() {
     let file = log_file("view_log_auto");
     let out = log(&["--color", "never"], &file);
     assert!(out.contains("GUI's position before move 3 (e2e5)"), "{out}");
-    assert!(out.contains("   |                                   ^^^^\n"), "{out}");
+    assert!(
+        out.contains("   |                                   ^^^^\n"),
+        "{out}"
+    );
     assert!(out.contains("[e2 e5] illegal-move"), "{out}");
     assert!(out.contains("engine got (repaired)"), "{out}");
     snapshot("log_auto", &out);
