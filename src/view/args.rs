@@ -62,3 +62,41 @@ impl ViewArgs {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    fn args(color: ColorWhen, unicode: bool) -> ViewArgs {
+        ViewArgs {
+            color,
+            unicode,
+            ..ViewArgs::default()
+        }
+    }
+
+    #[test]
+    fn auto_colour_needs_a_terminal_and_no_no_color() {
+        let auto = args(ColorWhen::Auto, false);
+        assert!(auto.style(true, None).color);
+        assert!(!auto.style(false, None).color);
+        assert!(!auto.style(true, Some(OsStr::new("1"))).color);
+        // An empty NO_COLOR is as if unset (no-color.org).
+        assert!(auto.style(true, Some(OsStr::new(""))).color);
+    }
+
+    #[test]
+    fn always_and_never_override_the_terminal_and_no_color() {
+        let always = args(ColorWhen::Always, false);
+        assert!(always.style(false, Some(OsStr::new("1"))).color);
+        assert!(!args(ColorWhen::Never, false).style(true, None).color);
+    }
+
+    #[test]
+    fn unicode_on_a_terminal_or_when_asked() {
+        assert!(args(ColorWhen::Never, false).style(true, None).unicode);
+        assert!(!args(ColorWhen::Never, false).style(false, None).unicode);
+        assert!(args(ColorWhen::Never, true).style(false, None).unicode);
+    }
+}

@@ -368,3 +368,40 @@ fn parse_row(fen: &[u8], row: Range<usize>) -> Vec<(Range<usize>, usize, Cell)> 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broken_fens_draw_or_not_but_never_panic() {
+        for fen in [
+            "",
+            "/",
+            "[",
+            "]]/[[",
+            "8/8/8/8/8/8/8/8[",
+            "99999999999999999999999/8 w",
+            "é/ü/\u{0}/\u{ff}",
+            "1/1/1/1/1/1/1/1/1/1/1/1/1/1/1/1/1",
+            "kkkkkkkkkkkkkkkkkkkkkkkkkkkkk/8",
+            "8/8/8/8/8/8/8/8/ w - - 0 1",
+        ] {
+            let _ = Board::from_fen(fen, Shape::EIGHT);
+            let _ = Board::from_fen(fen, Shape::for_variant(Some("crazyhouse")));
+        }
+        assert!(Board::from_fen("kkkkkkkkkkkkkkkkkkkkkkkkkkkkk/8", Shape::EIGHT).is_none());
+    }
+
+    #[test]
+    fn pockets_in_brackets_or_a_ninth_rank() {
+        let house = Shape::for_variant(Some("crazyhouse"));
+        let a = Board::from_fen("8/8/8/8/8/8/8/4K2k[QNp] w - - 0 1", house).unwrap();
+        assert_eq!(a.pockets(), Some(("QN", "p")));
+        let b = Board::from_fen("8/8/8/8/8/8/8/4K2k/QNp w - - 0 1", house).unwrap();
+        assert_eq!((b.pockets(), b.ranks()), (Some(("QN", "p")), 8));
+        // In chess a ninth rank is a ninth rank.
+        let c = Board::from_fen("8/8/8/8/8/8/8/4K2k/QNp w - - 0 1", Shape::EIGHT).unwrap();
+        assert_eq!((c.pockets(), c.ranks()), (None, 9));
+    }
+}

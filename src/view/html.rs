@@ -190,7 +190,7 @@ pub fn page(title: &str, summary: &str, entries: &[Entry]) -> String {
         if !e.codes.is_empty() {
             let _ = write!(out, " data-codes=\"{codes}\"");
         }
-        let _ = write!(out, "><h2>{}</h2>{}</section>\n", e.head, e.body);
+        let _ = writeln!(out, "><h2>{}</h2>{}</section>", e.head, e.body);
     }
     let _ = write!(
         out,

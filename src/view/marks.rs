@@ -245,3 +245,36 @@ pub fn move_squares(text: &str, files: usize, ranks: usize) -> Option<(Square, S
     let to = Square::parse(&rest[..b], files, ranks)?;
     Some((from, to))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::Shape;
+
+    #[test]
+    fn move_squares_read_every_move_form() {
+        let sq = |n: &str| Square::parse(n, 10, 8).unwrap();
+        assert_eq!(move_squares("e2e4", 8, 8), Some((sq("e2"), sq("e4"))));
+        assert_eq!(move_squares("e7e8q", 8, 8), Some((sq("e7"), sq("e8"))));
+        assert_eq!(move_squares("P@e4", 8, 8), Some((sq("e4"), sq("e4"))));
+        assert_eq!(move_squares("j2j4", 10, 8), Some((sq("j2"), sq("j4"))));
+        assert_eq!(move_squares("j2j4", 8, 8), None);
+        assert_eq!(move_squares("0000", 8, 8), None);
+        assert_eq!(move_squares("e2e4qq", 8, 8), None);
+    }
+
+    #[test]
+    fn a_whole_placement_span_marks_no_square() {
+        let board = Board::from_fen("8/8/8/8/8/8/8/4K3 w - - 0 1", Shape::EIGHT).unwrap();
+        let mut marks = Marks::default();
+        let f = Finding {
+            code: "missing-king".into(),
+            severity: "error".into(),
+            message: "there is no black king; expected exactly one".into(),
+            span: Some(0..17),
+        };
+        marks.finding(&board, &f, 0);
+        assert!(marks.squares.is_empty());
+        assert!(marks.legend.is_empty());
+    }
+}

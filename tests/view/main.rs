@@ -6,7 +6,6 @@
 //! them (then read the diff).
 
 #[path = "../common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 mod view_check;
