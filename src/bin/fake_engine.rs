@@ -41,6 +41,8 @@
 //! about a broken engine (and of `fenguard doctor`, which must find each by name):
 //! - `ponder-early`: `go ponder` / `go infinite` are answered with `bestmove` at once, against
 //!   UCI's rule that the search ends only at `stop` / `ponderhit`; those then get no answer.
+//! - `hang-on-go`: a `go` (not `go perft`) makes it stop reading and sleep for ever (a search
+//!   that hangs the engine; `quit` is not read either).
 
 use std::io::{BufRead as _, Write};
 use std::time::Duration;
@@ -164,6 +166,12 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
             if let Some(i) = words.iter().position(|w| *w == "perft") {
                 let nodes = words.get(i + 1).copied().unwrap_or("0");
                 return write!(out, "a2a3: 1\n\nNodes searched: {nodes}\n\n");
+            }
+            if state.has_fault("hang-on-go") {
+                out.flush()?;
+                loop {
+                    std::thread::sleep(Duration::from_secs(3600));
+                }
             }
             state.waiting = words.contains(&"infinite") || words.contains(&"ponder");
             if state.waiting && state.has_fault("ponder-early") {
