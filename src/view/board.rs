@@ -7,7 +7,9 @@
 //!
 //! let b = Board::from_fen("4k3/8/9/8/8/8/8/4K3 w - - 0 1", Shape::EIGHT).unwrap();
 //! assert_eq!((b.files(), b.ranks()), (9, 8));
-//! assert_eq!(b.squares_of_bytes(6..7), vec![b.square(0, 5)]);
+//! // The `9` covers the nine squares of rank 6; the `k` is e8.
+//! assert_eq!(b.squares_of_bytes(6..7).len(), 9);
+//! assert_eq!(b.squares_of_bytes(1..2), vec![b.square(4, 7)]);
 //! ```
 
 use std::ops::Range;
