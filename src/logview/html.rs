@@ -74,6 +74,15 @@ pub fn report(name: &str, records: &[Value]) -> String {
         }
     }
     let mut previous: HashMap<&str, &Value> = HashMap::new();
+    // Each position record by (session, seq): the board a search is drawn on.
+    let mut by_seq: HashMap<(&str, u64), &Value> = HashMap::new();
+    for r in records {
+        if r["kind"] == "position"
+            && let (Some(s), Some(seq)) = (r["session"].as_str(), r["seq"].as_u64())
+        {
+            by_seq.insert((s, seq), r);
+        }
+    }
     let mut entries = Vec::with_capacity(records.len());
     let mut sessions: Vec<&str> = Vec::new();
     for r in records {
@@ -94,7 +103,12 @@ pub fn report(name: &str, records: &[Value]) -> String {
                 previous.insert(session, r);
                 e
             }
-            Some("search") => search(r),
+            Some("search") => {
+                let position = r["position_seq"]
+                    .as_u64()
+                    .and_then(|seq| by_seq.get(&(session, seq)).copied());
+                search(r, position)
+            }
             _ => generic(r),
         };
         entry
@@ -252,7 +266,10 @@ fn position(r: &Value, earlier: Option<&Value>, best: Option<&str>) -> Entry {
     }
 }
 
-fn search(r: &Value) -> Entry {
+/// A search: its `go`, bestmove, ponder and time on one line, its diagnostics, and under a
+/// diagnostic (`illegal-bestmove`) the position it searched with the bestmove drawn and
+/// marked.
+fn search(r: &Value, position: Option<&Value>) -> Entry {
     let (findings, codes) = codes(r);
     let field = |key: &str| match &r[key] {
         Value::Null => None,
@@ -276,6 +293,11 @@ fn search(r: &Value) -> Entry {
     body.push_str("</p>");
     let line = format!("bestmove {}", r["bestmove"].as_str().unwrap_or_default());
     body.push_str(&html::diagnostics(&findings, &line));
+    if let Some(d) = super::show::search_board(r, position, crate::view::BoardWhen::Auto) {
+        body.push_str("<div class=\"boards\">");
+        body.push_str(&html::figure(&d.board, &d.marks, &d.caption));
+        body.push_str("</div>");
+    }
     Entry {
         kind: "search".into(),
         verdict: None,

@@ -78,6 +78,9 @@ pub struct LogArgs {
     pub view: crate::view::ViewArgs,
 }
 
+/// How many recent `position` records `fenguard log` keeps to draw searches on.
+const RECENT_POSITIONS: usize = 64;
+
 /// Exit status for bad arguments, an unreadable file or an unwritable output.
 const EXIT_USAGE: u8 = 2;
 
@@ -160,9 +163,14 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
         when: args.view.board,
         style: crate::check::process_style(&args.view),
     };
-    // The last position record of each session: the board a search is drawn on.
-    let mut last_position: std::collections::HashMap<String, Value> =
-        std::collections::HashMap::new();
+    // The last position records read (any session): the boards searches are drawn on.
+    let mut positions: std::collections::VecDeque<Value> = std::collections::VecDeque::new();
+    let keep = |record: Value, positions: &mut std::collections::VecDeque<Value>| {
+        if positions.len() == RECENT_POSITIONS {
+            positions.pop_front();
+        }
+        positions.push_back(record);
+    };
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -188,24 +196,25 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
             }
             return Ok(());
         }
-        let session = record["session"].as_str().unwrap_or_default().to_owned();
         if !args.matches(&record) {
             if record["kind"] == "position" {
-                last_position.insert(session, record);
+                keep(record, &mut positions);
             }
             return Ok(());
         }
         match args.format.as_str() {
             "json" => writeln!(out, "{record}")?,
             _ => {
-                let position = last_position
-                    .get(&session)
-                    .filter(|p| record["kind"] == "search" && p["seq"] == record["position_seq"]);
+                let position = positions.iter().rev().find(|p| {
+                    record["kind"] == "search"
+                        && p["session"] == record["session"]
+                        && p["seq"] == record["position_seq"]
+                });
                 show::human(out, (&name, number), &record, boards, position)?;
             }
         }
         if record["kind"] == "position" {
-            last_position.insert(session, record);
+            keep(record, &mut positions);
         }
         if args.follow {
             out.flush()?;

@@ -94,12 +94,10 @@ pub fn human(
     }
     match kind {
         "position" => position_boards(out, record, boards),
-        "search" if boards.when == BoardWhen::Always => {
-            match position.and_then(|p| searched_board(p, record["bestmove"].as_str())) {
-                Some(drawn) => write_drawn(out, &drawn, boards.style),
-                None => Ok(()),
-            }
-        }
+        "search" => match search_board(record, position, boards.when) {
+            Some(drawn) => write_drawn(out, &drawn, boards.style),
+            None => Ok(()),
+        },
         _ => Ok(()),
     }
 }
@@ -132,6 +130,35 @@ fn carets(
         " ".repeat(head.chars().count()),
         "^".repeat(body.chars().count().max(1))
     )
+}
+
+/// The board a search is drawn on: its position with the bestmove marked (`--board always`),
+/// or, under a diagnostic (`illegal-bestmove`), the bestmove's squares marked as the
+/// diagnostic's severity.
+pub(super) fn search_board(
+    record: &Value,
+    position: Option<&Value>,
+    when: BoardWhen,
+) -> Option<Drawn> {
+    let diagnostics = record["diagnostics"].as_array().filter(|d| !d.is_empty());
+    if when == BoardWhen::Never || (when == BoardWhen::Auto && diagnostics.is_none()) {
+        return None;
+    }
+    let best = record["bestmove"].as_str();
+    let mut drawn = searched_board(position?, best)?;
+    if let (Some(ds), Some(best)) = (diagnostics, best) {
+        // A diagnostic about the ponder move leaves the bestmove unmarked.
+        for d in ds.iter().filter(|d| {
+            !d["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("ponder"))
+        }) {
+            let f = Finding::from_json(d);
+            let kind = crate::view::MarkKind::of_severity(&f.severity);
+            drawn.marks.move_squares(&drawn.board, best, kind, &f.code);
+        }
+    }
+    Some(drawn)
 }
 
 fn write_drawn(out: &mut impl io::Write, drawn: &Drawn, style: Style) -> io::Result<()> {

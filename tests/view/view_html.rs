@@ -41,7 +41,9 @@ fn log_html_has_every_record_the_boards_and_the_arrow() {
         .expect("fenguard log --html");
     assert_eq!(o.status.code(), Some(0));
     let page = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(page.matches("<section class=\"rec").count(), 8);
+    assert_eq!(page.matches("<section class=\"rec").count(), 9);
+    // The illegal bestmove: the searched position drawn, e1 and e3 marked.
+    assert!(page.contains("e1 e3 illegal-bestmove"), "{page}");
     // The valid position seq 2 and its bestmove g1f3: a board the page's script draws.
     assert!(
         page.contains("<div class=\"lazy\" data-fen=\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR\" data-w=\"8\" data-h=\"8\" data-best=\"g1f3\">"),

@@ -16,6 +16,7 @@ pub const LOG: &str = r#"{"ts":"2026-12-02T07:00:00.000001Z","session":"s1","seq
 {"ts":"2026-12-02T07:00:00.000006Z","session":"s1","seq":6,"kind":"position","raw":"position startpos moves e2e4","verdict":"valid","diagnostics":[],"fen_in":"startpos","fen_out":"startpos","moves_in":["e2e4"],"moves_out":["e2e4"],"chess960":false,"final_fen":"rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq - 0 1","sent":"position startpos moves e2e4","variant":"capablanca"}
 {"ts":"2026-12-02T07:00:00.000007Z","session":"s1","seq":7,"kind":"search","position_seq":6,"go":"go nodes 1000","bestmove":"c8d6","ponder":null,"elapsed_ms":5,"diagnostics":[],"variant":"capablanca"}
 {"ts":"2026-12-02T07:00:00.000008Z","session":"s1","seq":8,"kind":"option","name":"Hash","value":"16<b>"}
+{"ts":"2026-12-02T07:00:00.000009Z","session":"s1","seq":9,"kind":"search","position_seq":2,"go":"go depth 1","bestmove":"e1e3","ponder":null,"elapsed_ms":1,"diagnostics":[{"code":"illegal-bestmove","severity":"error","message":"bestmove `e1e3` is illegal","span":[9,13],"fix":null}]}
 "#;
 
 /// Writes [`LOG`] to a fresh directory; returns the file.
@@ -57,11 +58,63 @@ fn a_rejected_move_shows_the_position_before_it_with_its_squares() {
 }
 
 #[test]
+fn follow_draws_each_position_as_it_is_written() {
+    use std::io::{BufRead, BufReader, Write};
+    let file = log_file("view_log_follow");
+    std::fs::write(&file, "").expect("empty log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fenguard"))
+        .args(["log", "--follow", "--board", "always", "--color", "never"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("fenguard log --follow");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    // The GUI plays on: records are appended while fenguard log follows.
+    let mut log = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .expect("open");
+    for line in LOG.lines().take(3) {
+        writeln!(log, "{line}").expect("append");
+    }
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !seen
+        .iter()
+        .any(|l: &String| l.contains(" 1  R  N  B  Q  K  B (N) R"))
+    {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => seen.push(line),
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = seen.join("\n");
+    assert!(text.contains("engine's position after 2 moves"), "{text}");
+    assert!(
+        text.contains(" 1  R  N  B  Q  K  B (N) R"),
+        "the bestmove g1f3 marked:\n{text}"
+    );
+}
+
+#[test]
 fn board_always_draws_every_position_and_the_bestmove() {
     let file = log_file("view_log_always");
     let out = log(&["--board", "always", "--color", "never"], &file);
     // The search's bestmove g1f3 on the board of seq 2: its squares in parentheses.
     assert!(out.contains(" 1  R  N  B  Q  K  B (N) R"), "{out}");
+    // The illegal bestmove e1e3 marked on the board of seq 2.
+    assert!(out.contains("[e1 e3] illegal-bestmove"), "{out}");
     // The capablanca position is ten files wide.
     assert!(out.contains("   a  b  c  d  e  f  g  h  i  j"), "{out}");
     snapshot("log_always", &out);
