@@ -94,8 +94,8 @@ pub enum Cell {
 /// A FEN field after the placement: its name, text and byte range in the FEN.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
-    /// `side`, `castling`, `ep`, `halfmove`, `fullmove`, or `field N` for an extra one (a
-    /// three-check counter).
+    /// `side`, `castling`, `ep`, `halfmove`, `fullmove`, `checks` (a three-check counter), or
+    /// `field N` for another extra one.
     pub name: String,
     /// The text as given.
     pub text: String,
@@ -194,15 +194,25 @@ impl Board {
             let black = text.chars().filter(char::is_ascii_lowercase).collect();
             (white, black)
         });
+        // A three-check counter (`3+3`, or lichess's `+0+0` at the end) is named `checks`;
+        // the standard fields keep their names around it.
+        let mut names = FIELD_NAMES.iter();
         let fields = rest
             .iter()
             .enumerate()
-            .map(|(i, span)| Field {
-                name: FIELD_NAMES
-                    .get(i)
-                    .map_or_else(|| format!("field {}", i + 2), |n| (*n).to_owned()),
-                text: String::from_utf8_lossy(&fen[span.clone()]).into_owned(),
-                span: span.clone(),
+            .map(|(i, span)| {
+                let text = String::from_utf8_lossy(&fen[span.clone()]).into_owned();
+                let name = match i > 1 && text.contains('+') {
+                    true => "checks".to_owned(),
+                    false => names
+                        .next()
+                        .map_or_else(|| format!("field {}", i + 2), |n| (*n).to_owned()),
+                };
+                Field {
+                    name,
+                    text,
+                    span: span.clone(),
+                }
             })
             .collect();
         Some(Board {
@@ -393,6 +403,18 @@ mod tests {
             let _ = Board::from_fen(fen, Shape::for_variant(Some("crazyhouse")));
         }
         assert!(Board::from_fen("kkkkkkkkkkkkkkkkkkkkkkkkkkkkk/8", Shape::EIGHT).is_none());
+    }
+
+    #[test]
+    fn three_check_counters_are_named_checks() {
+        let b = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 3+3 0 1", Shape::EIGHT).unwrap();
+        let names: Vec<&str> = b.fields().iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["side", "castling", "ep", "checks", "halfmove", "fullmove"]
+        );
+        let b = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 +0+0", Shape::EIGHT).unwrap();
+        assert_eq!(b.fields()[5].name, "checks");
     }
 
     #[test]
