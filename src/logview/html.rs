@@ -230,12 +230,25 @@ fn position(r: &Value, earlier: Option<&Value>, best: Option<&str>) -> Entry {
     let b = PositionBoards::of(r);
     let troubled = !findings.is_empty() || r["verdict"].as_str().is_some_and(|v| v != "valid");
     body.push_str("<div class=\"boards\">");
+    // Without moves, the engine's start board is the position searched: the bestmove is drawn
+    // on it and no third board is needed.
+    let no_moves = r["moves_out"].as_array().is_none_or(Vec::is_empty);
+    let searched_shown = no_moves && b.engine_start.is_some();
     if troubled || b.searched.is_none() {
-        for d in [&b.gui, &b.engine_start].into_iter().flatten() {
-            body.push_str(&html::figure(&d.board, &d.marks, &d.caption));
+        if let Some(g) = &b.gui {
+            body.push_str(&html::figure(&g.board, &g.marks, &g.caption));
+        }
+        if let Some(e) = &b.engine_start {
+            let mut marks = e.marks.clone();
+            let mut caption = e.caption.clone();
+            if let Some(m) = best.filter(|_| searched_shown) {
+                marks.arrow(&e.board, m);
+                caption = format!("{caption}; bestmove {m}");
+            }
+            body.push_str(&html::figure(&e.board, &marks, &caption));
         }
     }
-    if let Some(s) = searched_board(r, best) {
+    if let Some(s) = searched_board(r, best).filter(|_| !searched_shown) {
         let caption = match best {
             Some(m) => format!("{}; bestmove {m}", s.caption),
             None => s.caption,
