@@ -14,6 +14,7 @@
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
 //! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
 //!   `net`: how both notice a peer that went away (keepalive, heartbeat).
+//! - [`replay`]: `fenguard replay`, a logged session sent again to an engine (a shell).
 //! - [`view`]: boards drawn from FENs for the terminal, SVG and the HTML report (no I/O).
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
 //! - [`provide`]: `fenguard provide` for lichess's external-engine API (issue 18); so far its
@@ -33,6 +34,7 @@ pub mod net;
 pub mod poslog;
 pub mod provide;
 pub mod proxy;
+pub mod replay;
 pub mod rules;
 pub mod serve;
 pub mod session;
