@@ -99,6 +99,10 @@ else
     skip fairy-stockfish scripts/variant_games.py
     skip fairy-stockfish scripts/variant10_games.py
 fi
+# The HTML report in a real browser (issue 19): a Stockfish session and a capablanca session
+# through fenguard, `fenguard log --html` and `check --html` rendered by headless Chromium, the
+# DOM and html.parser checks; prints `N passed, M failed` (fails under CI without Chromium).
+run html-report python3 scripts/html_report_check.py --fenguard target/debug/fenguard
 # The summary: skips by what was missing (a test that skips twice counts once), then every count.
 sort -u "$FENGUARD_SKIP_LOG" > "$OUT/skips-unique"
 skipped=$(wc -l < "$OUT/skips-unique")
@@ -115,7 +119,7 @@ summary="all passed: $cargo_tests cargo tests, oracle $(passed oracle)"
 summary+=", variant8 oracle $(passed variant8-oracle), variant10 oracle $(passed variant10-oracle)"
 summary+=", mock-lichess $(grep -oE 'all [0-9]+ checks' "$OUT/mock-lichess" | cut -d' ' -f2)"
 summary+=", load-provide $(grep -oE 'lost jobs +[0-9]+' "$OUT/load-provide" | awk '{print $3}') lost"
-for label in client-games soak variant-games variant10-games; do
+for label in client-games soak variant-games variant10-games html-report; do
     if [ -f "$OUT/$label" ]; then
         summary+=", $label $(passed "$label")"
     fi

@@ -15,6 +15,7 @@
 //! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
 //!   `net`: how both notice a peer that went away (keepalive, heartbeat).
 //! - [`replay`]: `fenguard replay`, a logged session sent again to an engine (a shell).
+//! - [`view`]: boards drawn from FENs for the terminal, SVG and the HTML report (no I/O).
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
 //! - [`provide`]: `fenguard provide` for lichess's external-engine API (issue 18); so far its
 //!   pure part, what a broker job becomes on the engine's side.
@@ -42,3 +43,4 @@ pub mod session;
 pub mod token;
 pub mod uci;
 pub mod variant;
+pub mod view;
