@@ -39,6 +39,8 @@ pub enum Command {
     Connect(crate::connect::ConnectArgs),
     /// Access tokens of the daemon: `token new [--label L]`, `token list`, `token revoke LABEL|PREFIX`.
     Token(crate::token::TokenArgs),
+    /// The engine check-up for engine authors: UCI compliance, perft, hostile input, variants.
+    Doctor(crate::doctor::DoctorArgs),
 }
 
 /// Parses the command line and runs the chosen command; returns the process exit status.
@@ -51,6 +53,7 @@ pub fn main() -> ExitCode {
         Some(Command::Provide(args)) => crate::provide::run(&args),
         Some(Command::Connect(args)) => crate::connect::run(&args),
         Some(Command::Token(args)) => crate::token::run(&args),
+        Some(Command::Doctor(args)) => crate::doctor::run(&args),
         None => crate::proxy::run(&cli.proxy),
     }
 }
