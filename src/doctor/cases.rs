@@ -248,9 +248,7 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
             name: "impossible-check",
             cases: vec![
                 refuse("position fen 4k2R/8/8/8/8/8/8/4K3 w - - 0 1"),
-                refuse(
-                    "position fen 5k1r/2q3p1/p3p2p/1B3p1Q/n4P2/6P1/bbP2N1P/1K1RR3 b - - 0 1",
-                ),
+                refuse("position fen 5k1r/2q3p1/p3p2p/1B3p1Q/n4P2/6P1/bbP2N1P/1K1RR3 b - - 0 1"),
             ],
         },
         HostileClass {
@@ -284,7 +282,9 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
                 HostileCase {
                     line: b"position startpos moves 0000".to_vec(),
                     expect: Expect::NullMove {
-                        applied: chess("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
+                        applied: chess(
+                            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+                        ),
                         ignored: chess("position startpos"),
                     },
                     search: true,
@@ -292,7 +292,9 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
                 HostileCase {
                     line: b"position startpos moves e2e4 0000".to_vec(),
                     expect: Expect::NullMove {
-                        applied: chess("position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"),
+                        applied: chess(
+                            "position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+                        ),
                         ignored: chess("position startpos moves e2e4"),
                     },
                     search: true,
@@ -318,7 +320,11 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
         HostileClass {
             name: "whitespace",
             cases: vec![
-                legal(b"  position startpos moves e2e4", "position startpos moves e2e4", false),
+                legal(
+                    b"  position startpos moves e2e4",
+                    "position startpos moves e2e4",
+                    false,
+                ),
                 legal(
                     b"position\tstartpos\tmoves\te2e4",
                     "position startpos moves e2e4",
@@ -352,7 +358,10 @@ mod tests {
     #[test]
     fn every_suite_position_is_valid() {
         assert_eq!(chess_suite(&CHESS_PERFT, false).len(), CHESS_PERFT.len());
-        assert_eq!(chess_suite(&CHESS960_PERFT, true).len(), CHESS960_PERFT.len());
+        assert_eq!(
+            chess_suite(&CHESS960_PERFT, true).len(),
+            CHESS960_PERFT.len()
+        );
         assert_eq!(variant_suite("crazyhouse").len(), 2);
         assert_eq!(variant_suite("capablanca").len(), 2);
         assert!(variant_suite("xiangqi").is_empty());
@@ -377,7 +386,11 @@ mod tests {
     #[test]
     fn the_long_line_ends_after_e2e4() {
         let classes = hostile_classes(true);
-        let long = &classes.iter().find(|c| c.name == "overlong-line").unwrap().cases[0];
+        let long = &classes
+            .iter()
+            .find(|c| c.name == "overlong-line")
+            .unwrap()
+            .cases[0];
         assert!(long.line.len() > 20_000);
         let Expect::Legal { position, .. } = &long.expect else {
             panic!()

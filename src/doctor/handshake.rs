@@ -6,8 +6,7 @@ use std::time::Duration;
 
 use super::driver::Ctx;
 use super::judge::{
-    OptionSpec, option_errors, option_name_quirks, parse_option_spec, reply_shape,
-    setoption_trials,
+    OptionSpec, option_errors, option_name_quirks, parse_option_spec, reply_shape, setoption_trials,
 };
 use super::report::{CheckResult, EngineInfo, Status};
 
@@ -43,9 +42,15 @@ pub fn run(ctx: &mut Ctx, info: &mut EngineInfo) -> (Vec<CheckResult>, Vec<Optio
             .map(|(k, _)| *k)
             .collect();
         if missing.is_empty() {
-            (Status::Pass, format!("`id name`, `id author`, `uciok` in {ms} ms"))
+            (
+                Status::Pass,
+                format!("`id name`, `id author`, `uciok` in {ms} ms"),
+            )
         } else {
-            (Status::Warn, format!("no `{}` before `uciok`", missing.join("`, `")))
+            (
+                Status::Warn,
+                format!("no `{}` before `uciok`", missing.join("`, `")),
+            )
         }
     };
     out.push(ctx.finish(CheckResult::new(G, "uci", status, detail)));
@@ -78,14 +83,23 @@ pub fn run(ctx: &mut Ctx, info: &mut EngineInfo) -> (Vec<CheckResult>, Vec<Optio
             format!("stray text inside the `uci` reply: {}", place(&stray)),
         )
     } else {
-        CheckResult::new(G, "reply-lines", Status::Pass, "only `id`, `option`, `uciok` lines")
+        CheckResult::new(
+            G,
+            "reply-lines",
+            Status::Pass,
+            "only `id`, `option`, `uciok` lines",
+        )
     };
     out.push(shape.with_transcript(hs.lines.iter().map(|l| format!("< {l}")).collect()));
 
     let mut options = Vec::new();
     let mut errors = Vec::new();
     let mut quirks = Vec::new();
-    for line in hs.lines.iter().filter(|l| l.trim_start().starts_with("option")) {
+    for line in hs
+        .lines
+        .iter()
+        .filter(|l| l.trim_start().starts_with("option"))
+    {
         match parse_option_spec(line.as_bytes()) {
             Ok(o) => {
                 errors.extend(option_errors(&o));

@@ -25,7 +25,8 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
         let mut passes = Vec::new();
         for case in &class.cases {
             let observed = observe(ctx, case);
-            let (status, detail) = hostile_verdict(&case.expect, &observed, &marker, Notation::Standard);
+            let (status, detail) =
+                hostile_verdict(&case.expect, &observed, &marker, Notation::Standard);
             let shown = shown(&case.line);
             let transcript = ctx.engine.take_transcript();
             if matches!(observed, Observed::Crashed(_) | Observed::Hung(_)) {
@@ -107,11 +108,16 @@ fn observe(ctx: &mut Ctx, case: &HostileCase) -> Observed {
     if !readyok || (case.search && bestmove.is_none()) {
         // A hung search: `stop`, and a crash that came late still counts as one.
         ctx.engine.send(b"stop");
-        let r = ctx.engine.read_until_word(Duration::from_millis(500), "bestmove");
+        let r = ctx
+            .engine
+            .read_until_word(Duration::from_millis(500), "bestmove");
         if r.eof {
             return Observed::Crashed(ctx.exit_text());
         }
         return Observed::Hung(hang.as_secs());
     }
-    Observed::Answered { bestmove, complaint }
+    Observed::Answered {
+        bestmove,
+        complaint,
+    }
 }

@@ -100,7 +100,9 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
     }
     let t = Instant::now();
     let mut info = EngineInfo {
-        command: std::iter::once(program.display().to_string()).chain(rest).collect(),
+        command: std::iter::once(program.display().to_string())
+            .chain(rest)
+            .collect(),
         ..EngineInfo::default()
     };
     let checks = examine(&mut ctx, &mut info, args.variant.as_deref());

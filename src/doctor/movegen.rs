@@ -20,11 +20,15 @@ pub fn detect_perft(ctx: &mut Ctx) -> bool {
     let r = ctx.engine.read_until(Duration::from_secs(3), |l| {
         l.starts_with(b"Nodes searched") || crate::uci::command_word(l) == b"bestmove"
     });
-    let found = r.last().is_some_and(|l| l.line.starts_with(b"Nodes searched"));
+    let found = r
+        .last()
+        .is_some_and(|l| l.line.starts_with(b"Nodes searched"));
     if !found {
         if !r.matched {
             ctx.engine.send(b"stop");
-            let _ = ctx.engine.read_until_word(Duration::from_secs(5), "bestmove");
+            let _ = ctx
+                .engine
+                .read_until_word(Duration::from_secs(5), "bestmove");
         }
         ctx.fresh(&[]);
     }
@@ -43,7 +47,14 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
     let mut out = Vec::new();
     if perft {
         for p in &suite {
-            let r = perft_check(ctx, "movegen", &format!("perft-{}", p.name), p, depth, Notation::Standard);
+            let r = perft_check(
+                ctx,
+                "movegen",
+                &format!("perft-{}", p.name),
+                p,
+                depth,
+                Notation::Standard,
+            );
             out.push(r);
         }
     } else {
@@ -53,7 +64,13 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
             Status::Skip,
             "no `go perft N` (read as a plain `go`): bestmove and pv legality checked instead",
         ));
-        out.push(legality_check(ctx, "movegen", "bestmove-legal", &suite, Notation::Standard));
+        out.push(legality_check(
+            ctx,
+            "movegen",
+            "bestmove-legal",
+            &suite,
+            Notation::Standard,
+        ));
     }
     out
 }
@@ -68,7 +85,8 @@ pub fn perft_check(
     notation: Notation,
 ) -> CheckResult {
     ctx.step(&format!("{group}.{name}"));
-    let expected = crate::rules::perft(&p.game, depth);
+    let ours = divide(&p.game, depth, notation);
+    let expected: u64 = ours.iter().map(|(_, n)| n).sum();
     let Some(theirs) = engine_perft(ctx, &p.line, depth) else {
         let detail = if ctx.engine.ended() {
             let how = ctx.exit_text();
@@ -81,9 +99,26 @@ pub fn perft_check(
         return r;
     };
     let total = theirs.total.unwrap_or(0);
+    let written = compare_divide(&p.game, notation, &ours, &theirs.divide).notation;
+    if total == expected && !written.is_empty() {
+        let shown: Vec<String> = written
+            .iter()
+            .map(|(t, o)| format!("`{t}` for `{o}`"))
+            .collect();
+        let detail = format!(
+            "perft {depth} = {expected}, but moves written in the wrong notation: {}",
+            shown.join(", ")
+        );
+        return ctx.finish(CheckResult::new(group, name, Status::Fail, detail));
+    }
     if total == expected {
         let _ = ctx.engine.take_transcript();
-        return CheckResult::new(group, name, Status::Pass, format!("perft {depth} = {expected}"));
+        return CheckResult::new(
+            group,
+            name,
+            Status::Pass,
+            format!("perft {depth} = {expected}"),
+        );
     }
     let mut detail = format!(
         "perft {depth} of `{}`: the engine counts {total}, fenguard {expected}",
@@ -98,7 +133,9 @@ fn engine_perft(ctx: &mut Ctx, position: &str, depth: u32) -> Option<super::judg
     ctx.engine.send(position.as_bytes());
     ctx.engine.send(format!("go perft {depth}").as_bytes());
     let limit = ctx.limits.search;
-    let r = ctx.engine.read_until(limit, |l| l.starts_with(b"Nodes searched"));
+    let r = ctx
+        .engine
+        .read_until(limit, |l| l.starts_with(b"Nodes searched"));
     if !r.matched {
         return None;
     }
@@ -127,6 +164,17 @@ fn divide_down(
         } else {
             format!("after `{}`", path.join(" "))
         };
+        if !diff.notation.is_empty() {
+            let shown: Vec<String> = diff
+                .notation
+                .iter()
+                .map(|(t, o)| format!("`{t}` for `{o}`"))
+                .collect();
+            return format!(
+                "; {at}: moves written in the wrong notation: {}",
+                shown.join(", ")
+            );
+        }
         if !diff.missing.is_empty() || !diff.extra.is_empty() || d == 1 {
             let mut s = format!("; {at} ({}):", game.message_fen());
             if !diff.missing.is_empty() {
@@ -181,7 +229,9 @@ pub fn legality_check(
             None => {
                 problems.push(format!("no bestmove for `{}`", p.line));
                 ctx.engine.send(b"stop");
-                let _ = ctx.engine.read_until_word(Duration::from_secs(2), "bestmove");
+                let _ = ctx
+                    .engine
+                    .read_until_word(Duration::from_secs(2), "bestmove");
             }
             Some(b) => {
                 problems.extend(bestmove_errors(b.as_bytes(), &p.game, notation));
@@ -192,7 +242,12 @@ pub fn legality_check(
         }
     }
     let r = if problems.is_empty() {
-        CheckResult::new(group, name, Status::Pass, format!("legal bestmove and pv in {} positions", suite.len()))
+        CheckResult::new(
+            group,
+            name,
+            Status::Pass,
+            format!("legal bestmove and pv in {} positions", suite.len()),
+        )
     } else {
         problems.truncate(6);
         CheckResult::new(group, name, Status::Fail, problems.join("; "))

@@ -56,10 +56,10 @@ impl CheckResult {
         }
     }
 
-    /// The same with `transcript` (kept for every status but pass).
+    /// The same with `transcript` added (kept for every status but pass).
     pub fn with_transcript(mut self, transcript: Vec<String>) -> Self {
         if self.status != Status::Pass {
-            self.transcript = transcript;
+            self.transcript.extend(transcript);
         }
         self
     }
@@ -121,7 +121,11 @@ impl Report {
         let not_survived = checks
             .iter()
             .filter(|c| c.group == "hostile" && c.status == Status::Fail)
-            .filter(|c| c.detail.contains("crashed") || c.detail.contains("hung"))
+            .filter(|c| {
+                ["crashed", "ended (", "hung"]
+                    .iter()
+                    .any(|w| c.detail.contains(w))
+            })
             .map(|c| c.id.trim_start_matches("hostile.").to_owned())
             .collect();
         let summary = Summary {

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use super::cases::position_of;
 use super::driver::{Ctx, Search};
 use super::engine::Received;
-use super::judge::{bestmove_errors, bestmove_of, broker_refusal, info_problems, movetime_verdict, pv_error};
+use super::judge::{
+    bestmove_errors, bestmove_of, broker_refusal, info_problems, movetime_verdict, pv_error,
+};
 use super::report::{CheckResult, Status};
 use crate::rules::{Game, Rules};
 use crate::uci::{Notation, command_word};
@@ -31,7 +33,11 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
     ctx.fresh(&[]);
     let bounded: [(&str, &str, &str); 5] = [
         ("go-depth", "position startpos moves e2e4", "go depth 6"),
-        ("go-nodes", "position startpos moves d2d4 d7d5", "go nodes 20000"),
+        (
+            "go-nodes",
+            "position startpos moves d2d4 d7d5",
+            "go nodes 20000",
+        ),
         (
             "go-clock",
             "position startpos moves e2e4 c7c5",
@@ -58,12 +64,20 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
                 let wtime: u128 = w.parse().unwrap_or(u128::MAX);
                 if go.contains("wtime") && at.as_millis() > wtime {
                     r.status = Status::Fail;
-                    r.detail = format!("used {} ms of its {wtime} ms clock: lost on time", at.as_millis());
+                    r.detail = format!(
+                        "used {} ms of its {wtime} ms clock: lost on time",
+                        at.as_millis()
+                    );
                 } else if go.contains("wtime") {
                     r.detail = format!("{}; used {} ms of {wtime} ms", r.detail, at.as_millis());
                 }
             }
-            if name == "go-mate" && s.bestmove.as_deref().and_then(|b| bestmove_of(b.as_bytes())).is_some_and(|(b, _)| b != "h5f7") {
+            if name == "go-mate"
+                && s.bestmove
+                    .as_deref()
+                    .and_then(|b| bestmove_of(b.as_bytes()))
+                    .is_some_and(|(b, _)| b != "h5f7")
+            {
                 r.status = Status::Warn;
                 r.detail = format!("{}; missed the mate in 1 (h5f7)", r.detail);
             }
@@ -72,9 +86,27 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
     }
     out.push(searchmoves(ctx, &mut seen));
     out.push(movetime(ctx, &mut seen));
-    out.push(waiting(ctx, "go-infinite", "go infinite", "stop", &mut seen));
-    out.push(waiting(ctx, "ponder-ponderhit", "go ponder wtime 2000 btime 2000", "ponderhit", &mut seen));
-    out.push(waiting(ctx, "ponder-stop", "go ponder wtime 2000 btime 2000", "stop", &mut seen));
+    out.push(waiting(
+        ctx,
+        "go-infinite",
+        "go infinite",
+        "stop",
+        &mut seen,
+    ));
+    out.push(waiting(
+        ctx,
+        "ponder-ponderhit",
+        "go ponder wtime 2000 btime 2000",
+        "ponderhit",
+        &mut seen,
+    ));
+    out.push(waiting(
+        ctx,
+        "ponder-stop",
+        "go ponder wtime 2000 btime 2000",
+        "stop",
+        &mut seen,
+    ));
     out.push(stray_stop(ctx, "stop-idle", false));
     out.push(stray_stop(ctx, "stop-twice", true));
     out.push(ucinewgame(ctx, &mut seen));
@@ -97,12 +129,24 @@ fn judge(ctx: &mut Ctx, name: &str, root: &Game, s: &Search, seen: &mut Seen) ->
         let detail = if s.ended {
             format!("the engine ended ({})", ctx.exit_text())
         } else {
-            format!("no `bestmove` within {} s", ctx.limits.search.as_secs())
+            // Still searching: `stop` it, so that the next check starts clean.
+            ctx.engine.send(b"stop");
+            let late = ctx
+                .engine
+                .read_until_word(Duration::from_secs(2), "bestmove");
+            let after = if late.matched {
+                ", only after `stop`"
+            } else {
+                ""
+            };
+            format!(
+                "no `bestmove` within {} s{after}",
+                ctx.limits.search.as_secs()
+            )
         };
-        if s.ended {
-            ctx.fresh(&[]);
-        }
-        return CheckResult::new(G, name, Status::Fail, detail);
+        let r = ctx.finish(CheckResult::new(G, name, Status::Fail, detail));
+        ctx.fresh(&[]);
+        return r;
     };
     if !s.infos().any(|l| !l.text().starts_with("info string")) {
         seen.no_info.push(name.to_owned());
@@ -121,7 +165,10 @@ fn searchmoves(ctx: &mut Ctx, seen: &mut Seen) -> CheckResult {
     let s = ctx.search(pos, "go depth 5 searchmoves a2a3 b2b3", ctx.limits.search);
     let mut r = judge(ctx, "searchmoves", &chess(pos), &s, seen);
     if r.status == Status::Pass
-        && let Some((b, _)) = s.bestmove.as_deref().and_then(|b| bestmove_of(b.as_bytes()))
+        && let Some((b, _)) = s
+            .bestmove
+            .as_deref()
+            .and_then(|b| bestmove_of(b.as_bytes()))
         && b != "a2a3"
         && b != "b2b3"
     {
@@ -162,7 +209,11 @@ fn waiting(ctx: &mut Ctx, name: &str, go: &str, end: &str, seen: &mut Seen) -> C
     let pos = "position startpos moves e2e4 e7e5";
     let early = ctx.search(pos, go, WATCH);
     if let Some(b) = &early.bestmove {
-        let what = if go.contains("ponder") { "while pondering" } else { "during `go infinite`" };
+        let what = if go.contains("ponder") {
+            "while pondering"
+        } else {
+            "during `go infinite`"
+        };
         let r = CheckResult::new(
             G,
             name,
@@ -200,14 +251,28 @@ fn stray_stop(ctx: &mut Ctx, name: &str, twice: bool) -> CheckResult {
     ctx.engine.send(b"stop");
     ctx.engine.send(b"isready");
     let r = ctx.engine.read_until_word(ctx.limits.readyok, "readyok");
-    let stray = r.lines.iter().filter(|l| command_word(&l.line) == b"bestmove").count();
-    let what = if twice { "a second `stop`" } else { "`stop` with no search" };
+    let stray = r
+        .lines
+        .iter()
+        .filter(|l| command_word(&l.line) == b"bestmove")
+        .count();
+    let what = if twice {
+        "a second `stop`"
+    } else {
+        "`stop` with no search"
+    };
     let (status, detail) = if r.eof {
-        (Status::Fail, format!("the engine ended after {what} ({})", ctx.exit_text()))
+        (
+            Status::Fail,
+            format!("the engine ended after {what} ({})", ctx.exit_text()),
+        )
     } else if !r.matched {
         (Status::Fail, format!("no `readyok` after {what}"))
     } else if stray > 0 {
-        (Status::Fail, format!("{stray} `bestmove` for {what}: a GUI takes it as the answer to its next `go`"))
+        (
+            Status::Fail,
+            format!("{stray} `bestmove` for {what}: a GUI takes it as the answer to its next `go`"),
+        )
     } else {
         (Status::Pass, format!("{what} ignored"))
     };
@@ -221,10 +286,18 @@ fn stray_stop(ctx: &mut Ctx, name: &str, twice: bool) -> CheckResult {
 fn ucinewgame(ctx: &mut Ctx, seen: &mut Seen) -> CheckResult {
     ctx.step("search.ucinewgame");
     let mut last = None;
-    for pos in ["position startpos moves e2e4", "position startpos moves d2d4"] {
+    for pos in [
+        "position startpos moves e2e4",
+        "position startpos moves d2d4",
+    ] {
         ctx.engine.send(b"ucinewgame");
         if ctx.ready().is_none() {
-            let r = CheckResult::new(G, "ucinewgame", Status::Fail, "no `readyok` after `ucinewgame`");
+            let r = CheckResult::new(
+                G,
+                "ucinewgame",
+                Status::Fail,
+                "no `readyok` after `ucinewgame`",
+            );
             let r = ctx.finish(r);
             ctx.fresh(&[]);
             return r;
@@ -250,11 +323,20 @@ fn quit_searching(ctx: &mut Ctx) -> CheckResult {
     let t = Instant::now();
     ctx.engine.send(b"quit");
     let (status, detail) = match ctx.engine.wait_exit(Duration::from_secs(5)) {
-        None => (Status::Fail, "still running 5 s after `quit` during `go infinite`".to_owned()),
-        Some(s) if s.success() => (Status::Pass, format!("exited in {} ms", t.elapsed().as_millis())),
+        None => (
+            Status::Fail,
+            "still running 5 s after `quit` during `go infinite`".to_owned(),
+        ),
+        Some(s) if s.success() => (
+            Status::Pass,
+            format!("exited in {} ms", t.elapsed().as_millis()),
+        ),
         Some(s) => (
             Status::Fail,
-            format!("`quit` during a search: {}", super::engine::describe_exit(s)),
+            format!(
+                "`quit` during a search: {}",
+                super::engine::describe_exit(s)
+            ),
         ),
     };
     let r = ctx.finish(CheckResult::new(G, "quit-searching", status, detail));
@@ -278,7 +360,11 @@ fn info_checks(seen: &Seen) -> Vec<CheckResult> {
                 pv.push((e, text.clone()));
             }
             for p in info_problems(&l.line) {
-                if p.error { errors.push((p.what, text.clone())) } else { unknown.push((p.what, text.clone())) }
+                if p.error {
+                    errors.push((p.what, text.clone()))
+                } else {
+                    unknown.push((p.what, text.clone()))
+                }
             }
         }
         if (word == b"info" || word == b"bestmove")
@@ -300,10 +386,21 @@ fn info_checks(seen: &Seen) -> Vec<CheckResult> {
     };
     let mut out = Vec::new();
     out.push(if pv.is_empty() {
-        CheckResult::new(G, "pv-legal", Status::Pass, format!("every pv of {infos} info lines legal from its root"))
+        CheckResult::new(
+            G,
+            "pv-legal",
+            Status::Pass,
+            format!("every pv of {infos} info lines legal from its root"),
+        )
     } else {
         let (d, t) = first(&pv);
-        CheckResult::new(G, "pv-legal", Status::Fail, format!("{} illegal pv lines: {d}", pv.len())).with_transcript(t)
+        CheckResult::new(
+            G,
+            "pv-legal",
+            Status::Fail,
+            format!("{} illegal pv lines: {d}", pv.len()),
+        )
+        .with_transcript(t)
     });
     out.push(if !errors.is_empty() {
         let (d, t) = first(&errors);
@@ -312,7 +409,12 @@ fn info_checks(seen: &Seen) -> Vec<CheckResult> {
         let (d, t) = first(&unknown);
         CheckResult::new(G, "info-uci", Status::Warn, d).with_transcript(t)
     } else {
-        CheckResult::new(G, "info-uci", Status::Pass, format!("{infos} info lines in UCI grammar"))
+        CheckResult::new(
+            G,
+            "info-uci",
+            Status::Pass,
+            format!("{infos} info lines in UCI grammar"),
+        )
     });
     out.push(if broker.is_empty() {
         CheckResult::new(G, "info-broker", Status::Pass, "lichess's broker accepts every info and bestmove line")
@@ -327,13 +429,21 @@ fn info_checks(seen: &Seen) -> Vec<CheckResult> {
         .with_transcript(t)
     });
     out.push(if seen.no_info.is_empty() {
-        CheckResult::new(G, "info-before-bestmove", Status::Pass, "an info line before every bestmove")
+        CheckResult::new(
+            G,
+            "info-before-bestmove",
+            Status::Pass,
+            "an info line before every bestmove",
+        )
     } else {
         CheckResult::new(
             G,
             "info-before-bestmove",
             Status::Warn,
-            format!("no info line before bestmove in: {} (GUIs show no score; lc0#518)", seen.no_info.join(", ")),
+            format!(
+                "no info line before bestmove in: {} (GUIs show no score; lc0#518)",
+                seen.no_info.join(", ")
+            ),
         )
     });
     out

@@ -18,7 +18,12 @@ use crate::variant::Variant;
 pub fn chess960(ctx: &mut Ctx, offered: bool) -> Vec<CheckResult> {
     const G: &str = "chess960";
     if !offered {
-        return vec![CheckResult::new(G, "option", Status::Skip, "no `UCI_Chess960` option")];
+        return vec![CheckResult::new(
+            G,
+            "option",
+            Status::Skip,
+            "no `UCI_Chess960` option",
+        )];
     }
     let setup = ["setoption name UCI_Chess960 value true".to_owned()];
     if !ctx.fresh(&setup) {
@@ -34,27 +39,53 @@ pub fn chess960(ctx: &mut Ctx, offered: bool) -> Vec<CheckResult> {
     let depth = ctx.limits.perft_depth;
     if ctx.perft {
         for p in &suite {
-            out.push(perft_check(ctx, G, &format!("perft-{}", p.name), p, depth, Notation::Chess960));
+            out.push(perft_check(
+                ctx,
+                G,
+                &format!("perft-{}", p.name),
+                p,
+                depth,
+                Notation::Chess960,
+            ));
         }
     } else {
-        out.push(legality_check(ctx, G, "bestmove-legal", &suite, Notation::Chess960));
+        out.push(legality_check(
+            ctx,
+            G,
+            "bestmove-legal",
+            &suite,
+            Notation::Chess960,
+        ));
     }
     ctx.step("chess960.castle-read");
     let line = "position fen rr2k3/8/8/8/8/8/8/RR2K3 w Bb - 0 1 moves e1b1";
     let after = position_of(&Rules::Chess, line, true).expect("O-O-O with the inner rook");
     let s = ctx.search(line, "go depth 1", ctx.limits.search);
     let r = match &s.bestmove {
-        None => CheckResult::new(G, "castle-read", Status::Fail, format!("no bestmove after `{line}`")),
+        None => CheckResult::new(
+            G,
+            "castle-read",
+            Status::Fail,
+            format!("no bestmove after `{line}`"),
+        ),
         Some(b) => {
             let errors = bestmove_errors(b.as_bytes(), &after, Notation::Chess960);
             if errors.is_empty() {
-                CheckResult::new(G, "castle-read", Status::Pass, "`e1b1` (king takes its inner rook) read as O-O-O")
+                CheckResult::new(
+                    G,
+                    "castle-read",
+                    Status::Pass,
+                    "`e1b1` (king takes its inner rook) read as O-O-O",
+                )
             } else {
                 CheckResult::new(
                     G,
                     "castle-read",
                     Status::Fail,
-                    format!("after `e1b1` (O-O-O, king takes rook): {}", errors.join("; ")),
+                    format!(
+                        "after `e1b1` (O-O-O, king takes rook): {}",
+                        errors.join("; ")
+                    ),
                 )
             }
         }
@@ -90,7 +121,12 @@ fn one_variant(ctx: &mut Ctx, name: &str) -> CheckResult {
     ctx.step(&format!("{G}.{name}"));
     let setup = [format!("setoption name UCI_Variant value {name}")];
     if !ctx.fresh(&setup) {
-        let r = CheckResult::new(G, name, Status::Fail, format!("no `readyok` after `{}`", setup[0]));
+        let r = CheckResult::new(
+            G,
+            name,
+            Status::Fail,
+            format!("no `readyok` after `{}`", setup[0]),
+        );
         return ctx.finish(r);
     }
     let rules = Rules::for_variant(&Variant::from_uci_name(name));
@@ -131,11 +167,19 @@ fn unmodelled(ctx: &mut Ctx, name: &str) -> CheckResult {
             format!("position startpos moves {}", moves.join(" "))
         };
         let s = ctx.search(&line, "go depth 1", ctx.limits.search);
-        let best = s.bestmove.as_deref().and_then(|b| bestmove_of(b.as_bytes()));
+        let best = s
+            .bestmove
+            .as_deref()
+            .and_then(|b| bestmove_of(b.as_bytes()));
         match best {
             Some((b, _)) if b != "0000" && b != "(none)" => moves.push(b),
             Some((b, _)) => {
-                let r = CheckResult::new(G, name, Status::Fail, format!("`bestmove {b}` after `{line}`"));
+                let r = CheckResult::new(
+                    G,
+                    name,
+                    Status::Fail,
+                    format!("`bestmove {b}` after `{line}`"),
+                );
                 return ctx.finish(r);
             }
             None => {
@@ -143,7 +187,9 @@ fn unmodelled(ctx: &mut Ctx, name: &str) -> CheckResult {
                     format!("ended after `{line}` ({})", ctx.exit_text())
                 } else {
                     ctx.engine.send(b"stop");
-                    let _ = ctx.engine.read_until_word(Duration::from_secs(2), "bestmove");
+                    let _ = ctx
+                        .engine
+                        .read_until_word(Duration::from_secs(2), "bestmove");
                     format!("no bestmove after `{line}`")
                 };
                 return ctx.finish(CheckResult::new(G, name, Status::Fail, detail));
@@ -155,6 +201,9 @@ fn unmodelled(ctx: &mut Ctx, name: &str) -> CheckResult {
         G,
         name,
         Status::Pass,
-        format!("played {} from the start (fenguard has no rules for {name}: moves not judged)", moves.join(" ")),
+        format!(
+            "played {} from the start (fenguard has no rules for {name}: moves not judged)",
+            moves.join(" ")
+        ),
     )
 }

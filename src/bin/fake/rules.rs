@@ -31,7 +31,9 @@ impl Board {
         let perft_hole = has("perft-wrong").then(|| {
             let mut pos = chess_of(KIWIPETE);
             for m in ["e1g1", "e8c8"] {
-                let mv = read_move(&pos, m.as_bytes(), Notation::Standard).expect("legal").mv;
+                let mv = read_move(&pos, m.as_bytes(), Notation::Standard)
+                    .expect("legal")
+                    .mv;
                 pos.play_unchecked(mv);
             }
             pos
@@ -127,7 +129,9 @@ impl Board {
             Some(p) => format!(
                 "info depth 1 score {score} nodes 1 time 0 pv {best_text} {p}\nbestmove {best_text} ponder {p}\n"
             ),
-            None => format!("info depth 1 score {score} nodes 1 time 0 pv {best_text}\nbestmove {best_text}\n"),
+            None => format!(
+                "info depth 1 score {score} nodes 1 time 0 pv {best_text}\nbestmove {best_text}\n"
+            ),
         }
     }
 
@@ -178,7 +182,9 @@ impl Board {
 
 /// Same board, side and castling rights.
 fn same(a: &Chess, b: &Chess) -> bool {
-    a.board() == b.board() && a.turn() == b.turn() && a.castles().castling_rights() == b.castles().castling_rights()
+    a.board() == b.board()
+        && a.turn() == b.turn()
+        && a.castles().castling_rights() == b.castles().castling_rights()
 }
 
 fn chess_of(fen: &str) -> Chess {

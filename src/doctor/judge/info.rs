@@ -92,10 +92,13 @@ pub fn info_problems(line: &[u8]) -> Vec<InfoProblem> {
                         i += 1;
                     }
                 }
-                other => out.push(err(format!(
-                    "`score` followed by `{}`, not `cp` or `mate`",
-                    other.unwrap_or("(end of line)")
-                ))),
+                other => {
+                    out.push(err(format!(
+                        "`score` followed by `{}`, not `cp` or `mate`",
+                        other.unwrap_or("(end of line)")
+                    )));
+                    i += 1;
+                }
             }
         } else if w == "string" {
             break;

@@ -18,6 +18,5 @@ pub use moves::{
     divide, hostile_verdict, is_complaint, is_legal, movetime_verdict, parse_perft, pv_error,
 };
 pub use options::{
-    OptionSpec, option_errors, option_name_quirks, parse_option_spec, reply_shape,
-    setoption_trials,
+    OptionSpec, option_errors, option_name_quirks, parse_option_spec, reply_shape, setoption_trials,
 };

@@ -104,17 +104,24 @@ pub struct DivideDiff {
     pub extra: Vec<String>,
     /// Moves in both with different counts: `(move, fenguard's, the engine's)`.
     pub wrong: Vec<(String, u64, u64)>,
+    /// Legal moves written otherwise than the notation asks: `(as written, as expected)`
+    /// (a castle written `e1g1` with `UCI_Chess960`, where it is `e1h1`).
+    pub notation: Vec<(String, String)>,
 }
 
 impl DivideDiff {
     /// Whether the divides agree.
     pub fn is_empty(&self) -> bool {
-        self.missing.is_empty() && self.extra.is_empty() && self.wrong.is_empty()
+        self.missing.is_empty()
+            && self.extra.is_empty()
+            && self.wrong.is_empty()
+            && self.notation.is_empty()
     }
 }
 
-/// Compares the engine's divide (its move texts read in `game` in `notation`, so that a
-/// castle written either way is the same move) with fenguard's `ours`.
+/// Compares the engine's divide with fenguard's `ours` (moves written in `notation`); a text
+/// that is not one of `ours` but reads as a legal move in `notation` counts for that move and
+/// is listed in [`DivideDiff::notation`].
 pub fn compare_divide(
     game: &Game,
     notation: Notation,
@@ -124,9 +131,14 @@ pub fn compare_divide(
     let mut engine: BTreeMap<String, u64> = BTreeMap::new();
     let mut diff = DivideDiff::default();
     for (text, n) in theirs {
+        if ours.iter().any(|(m, _)| m == text) {
+            *engine.entry(text.clone()).or_default() += n;
+            continue;
+        }
         match game.read(text.as_bytes(), notation) {
             Ok(r) => {
                 let key = game.write(r.mv, notation).0.to_string();
+                diff.notation.push((text.clone(), key.clone()));
                 *engine.entry(key).or_default() += n;
             }
             Err(_) => diff.extra.push(text.clone()),
@@ -216,7 +228,10 @@ pub fn hostile_verdict(
     notation: Notation,
 ) -> (Status, String) {
     let (best, complaint) = match observed {
-        Observed::Crashed(how) => return (Status::Fail, format!("crashed ({how})")),
+        Observed::Crashed(how) if how.starts_with("signal") => {
+            return (Status::Fail, format!("crashed ({how})"));
+        }
+        Observed::Crashed(how) => return (Status::Fail, format!("ended ({how})")),
         Observed::Hung(s) => return (Status::Fail, format!("hung: no answer within {s} s")),
         Observed::Answered {
             bestmove,
@@ -251,7 +266,14 @@ pub fn hostile_verdict(
                 best.unwrap_or_default()
             ),
         ),
-        Expect::Refuse { .. } => (
+        Expect::Refuse { cut: Some(_) } => (
+            Status::Fail,
+            format!(
+                "silent nonsense: bestmove {} is legal neither before the illegal move nor in the previous position (it played the illegal move?)",
+                best.unwrap_or_default()
+            ),
+        ),
+        Expect::Refuse { cut: None } => (
             Status::Fail,
             format!(
                 "silent nonsense: bestmove {} for a position it cannot have read",
@@ -262,7 +284,11 @@ pub fn hostile_verdict(
             (Status::Pass, "read as meant".to_owned())
         }
         Expect::Legal { refusal_ok, .. } if refused || ignored => {
-            let what = if refused { "refused it" } else { "ignored the line" };
+            let what = if refused {
+                "refused it"
+            } else {
+                "ignored the line"
+            };
             if *refusal_ok {
                 (Status::Pass, format!("{what}{said}"))
             } else {
@@ -278,19 +304,28 @@ pub fn hostile_verdict(
             ),
         ),
         Expect::NullMove { .. } if refused => (Status::Pass, format!("refused{said}")),
-        Expect::NullMove { applied, .. } if best.is_some_and(|b| is_legal(applied, b, notation)) => {
+        Expect::NullMove { applied, .. }
+            if best.is_some_and(|b| is_legal(applied, b, notation)) =>
+        {
             (Status::Pass, "read `0000` as a null move".to_owned())
         }
-        Expect::NullMove { ignored, .. } if best.is_some_and(|b| is_legal(ignored, b, notation)) => (
-            Status::Warn,
-            format!(
-                "dropped `0000` and the rest of the list silently (bestmove {})",
-                best.unwrap_or_default()
-            ),
-        ),
+        Expect::NullMove { ignored, .. }
+            if best.is_some_and(|b| is_legal(ignored, b, notation)) =>
+        {
+            (
+                Status::Warn,
+                format!(
+                    "dropped `0000` and the rest of the list silently (bestmove {})",
+                    best.unwrap_or_default()
+                ),
+            )
+        }
         Expect::NullMove { .. } => (
             Status::Fail,
-            format!("bestmove {} is illegal either way", best.unwrap_or_default()),
+            format!(
+                "bestmove {} is illegal either way",
+                best.unwrap_or_default()
+            ),
         ),
     }
 }

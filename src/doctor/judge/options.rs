@@ -123,7 +123,9 @@ pub fn option_errors(o: &OptionSpec) -> Vec<String> {
         "combo" => match &o.default {
             _ if o.vars.is_empty() => errors.push(format!("combo `{name}` has no var")),
             Some(d) if o.vars.iter().any(|v| v.eq_ignore_ascii_case(d)) => {}
-            Some(d) => errors.push(format!("combo `{name}`: default `{d}` is not one of its vars")),
+            Some(d) => errors.push(format!(
+                "combo `{name}`: default `{d}` is not one of its vars"
+            )),
             None => errors.push(format!("combo `{name}` has no default")),
         },
         "button" | "string" => {}
@@ -228,10 +230,13 @@ pub fn reply_line(line: &[u8]) -> ReplyLine {
     }
 }
 
+/// Lines of the reply, each as its 1-based line number and text.
+pub type NumberedLines = Vec<(usize, String)>;
+
 /// The problems of the reply's shape, split into `(blank lines, stray lines)`, each as the
 /// 1-based line number and text. Lines before the first `id` / `option` line are the banner
 /// many engines print at start (not counted).
-pub fn reply_shape(lines: &[String]) -> (Vec<(usize, String)>, Vec<(usize, String)>) {
+pub fn reply_shape(lines: &[String]) -> (NumberedLines, NumberedLines) {
     let first = lines
         .iter()
         .position(|l| matches!(reply_line(l.as_bytes()), ReplyLine::Id | ReplyLine::Option))
@@ -275,7 +280,10 @@ mod tests {
     #[test]
     fn finds_spin_default_out_of_range_and_combo_default_not_a_var() {
         let o = spec("option name Skill type spin default 30 min 0 max 20");
-        assert_eq!(option_errors(&o), ["spin `Skill`: default 30 outside 0..=20"]);
+        assert_eq!(
+            option_errors(&o),
+            ["spin `Skill`: default 30 outside 0..=20"]
+        );
         let c = spec("option name Style type combo default Wild var Solid var Normal");
         assert_eq!(
             option_errors(&c),
@@ -303,7 +311,10 @@ mod tests {
         let o = spec("option name Hash type spin default 16 min 1 max 33554432");
         assert_eq!(
             setoption_trials(&o),
-            ["setoption name Hash value 1", "setoption name Hash value 16"]
+            [
+                "setoption name Hash value 1",
+                "setoption name Hash value 16"
+            ]
         );
     }
 
