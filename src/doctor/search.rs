@@ -31,53 +31,72 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
     let mut out = Vec::new();
     let mut seen = Seen::default();
     ctx.fresh(&[]);
-    let bounded: [(&str, &str, &str); 5] = [
-        ("go-depth", "position startpos moves e2e4", "go depth 6"),
+    // (check, position, go, the side to move's clock in ms).
+    let bounded: [(&str, &str, &str, Option<u128>); 7] = [
+        (
+            "go-depth",
+            "position startpos moves e2e4",
+            "go depth 6",
+            None,
+        ),
         (
             "go-nodes",
             "position startpos moves d2d4 d7d5",
             "go nodes 20000",
+            None,
         ),
         (
             "go-clock",
             "position startpos moves e2e4 c7c5",
             "go wtime 10000 btime 10000 winc 100 binc 100",
+            Some(10000),
         ),
         (
             "go-movestogo",
             "position startpos moves g1f3",
             "go wtime 5000 btime 5000 movestogo 10",
+            Some(5000),
+        ),
+        // fastchess --compliance's first searches: one side's clock only, 100 ms.
+        (
+            "go-wtime-only",
+            "position fen 3r2k1/p5n1/1pq1p2p/2p3p1/2P1P1n1/1P1P2pP/PN1Q2K1/5R2 w - - 0 27",
+            "go wtime 100",
+            Some(100),
+        ),
+        (
+            "go-btime-only",
+            "position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "go btime 100",
+            Some(100),
         ),
         (
             "go-mate",
             "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
             "go mate 1",
+            None,
         ),
     ];
-    for (name, pos, go) in bounded {
+    for (name, pos, go, clock) in bounded {
         ctx.step(&format!("{G}.{name}"));
         let root = chess(pos);
         let s = ctx.search(pos, go, ctx.limits.search);
         let mut r = judge(ctx, name, &root, &s, &mut seen);
         if r.status == Status::Pass {
-            if let (Some(at), Some(w)) = (s.at, go.split(' ').nth(2)) {
-                let wtime: u128 = w.parse().unwrap_or(u128::MAX);
-                if go.contains("wtime") && at.as_millis() > wtime {
+            if let (Some(at), Some(clock)) = (s.at, clock) {
+                let used = at.as_millis();
+                if used > clock {
                     r.status = Status::Fail;
-                    r.detail = format!(
-                        "used {} ms of its {wtime} ms clock: lost on time",
-                        at.as_millis()
-                    );
-                } else if go.contains("wtime") {
-                    r.detail = format!("{}; used {} ms of {wtime} ms", r.detail, at.as_millis());
+                    r.detail = format!("used {used} ms of its {clock} ms clock: lost on time");
+                } else {
+                    r.detail = format!("{}; used {used} ms of {clock} ms", r.detail);
                 }
             }
-            if name == "go-mate"
-                && s.bestmove
-                    .as_deref()
-                    .and_then(|b| bestmove_of(b.as_bytes()))
-                    .is_some_and(|(b, _)| b != "h5f7")
-            {
+            let best = s
+                .bestmove
+                .as_deref()
+                .and_then(|b| bestmove_of(b.as_bytes()));
+            if name == "go-mate" && best.is_some_and(|(b, _)| b != "h5f7") {
                 r.status = Status::Warn;
                 r.detail = format!("{}; missed the mate in 1 (h5f7)", r.detail);
             }
@@ -148,7 +167,12 @@ fn judge(ctx: &mut Ctx, name: &str, root: &Game, s: &Search, seen: &mut Seen) ->
         ctx.fresh(&[]);
         return r;
     };
-    if !s.infos().any(|l| !l.text().starts_with("info string")) {
+    // fastchess reads the score of the last `info ... score ...` line (not `info string`).
+    let scored = |l: &&Received| {
+        let t = l.text();
+        !t.contains("info string") && t.contains(" score ")
+    };
+    if !s.infos().any(|l| scored(&l)) {
         seen.no_info.push(name.to_owned());
     }
     let errors = bestmove_errors(best.as_bytes(), root, Notation::Standard);
@@ -433,7 +457,7 @@ fn info_checks(seen: &Seen) -> Vec<CheckResult> {
             G,
             "info-before-bestmove",
             Status::Pass,
-            "an info line before every bestmove",
+            "an info line with a score before every bestmove",
         )
     } else {
         CheckResult::new(
@@ -441,7 +465,7 @@ fn info_checks(seen: &Seen) -> Vec<CheckResult> {
             "info-before-bestmove",
             Status::Warn,
             format!(
-                "no info line before bestmove in: {} (GUIs show no score; lc0#518)",
+                "no info line with a score before bestmove in: {} (GUIs show no score, lc0#518; fastchess --compliance fails it)",
                 seen.no_info.join(", ")
             ),
         )
