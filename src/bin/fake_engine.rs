@@ -41,6 +41,8 @@
 //! about a broken engine (and of `fenguard doctor`, which must find each by name):
 //! - `ponder-early`: `go ponder` / `go infinite` are answered with `bestmove` at once, against
 //!   UCI's rule that the search ends only at `stop` / `ponderhit`; those then get no answer.
+//! - `hang-on-go`: a `go` (not `go perft`) makes it stop reading and sleep for ever (a search
+//!   that hangs the engine; `quit` is not read either).
 //! - `uci-blank-line`: a blank line after `id author` in the answer to `uci`.
 //! - `movetime-overshoot`: `go movetime N` is answered after N + 1000 ms.
 //! - `perft-wrong` (rules mode): `go perft` leaves out `a2a3` in Kiwipete after `e1g1 e8c8`, so
@@ -196,6 +198,12 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
                     return out.write_all(board.perft(depth).as_bytes());
                 }
                 return write!(out, "a2a3: 1\n\nNodes searched: {nodes}\n\n");
+            }
+            if state.has_fault("hang-on-go") {
+                out.flush()?;
+                loop {
+                    std::thread::sleep(Duration::from_secs(3600));
+                }
             }
             state.pending = match &state.board {
                 Some(board) => {

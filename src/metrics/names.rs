@@ -92,8 +92,17 @@ pub const SHED_REASONS: [&str; 4] = ["max-startups", "per-addr", "fd-reserve", "
 /// `bestmove`), `refused` (answered without the engine: a job the engine must not see),
 /// `aborted` (the requester left, or the provider stopped: the search was stopped),
 /// `engine-died` (the engine's session ended during the job), `late` (the broker no longer
-/// knew the job).
-pub const JOB_OUTCOMES: [&str; 5] = ["done", "refused", "aborted", "engine-died", "late"];
+/// knew the job), `engine-hung` (no `readyok` while the job was set up: answered with a notice
+/// and `bestmove (none)`), `broker-refused` (the broker answered 400 to a line of the stream).
+pub const JOB_OUTCOMES: [&str; 7] = [
+    "done",
+    "refused",
+    "aborted",
+    "engine-died",
+    "late",
+    "engine-hung",
+    "broker-refused",
+];
 
 /// The `verdict` values of [`POSITIONS_TOTAL`], as `positions.jsonl` writes them.
 pub const VERDICTS: [&str; 5] = [

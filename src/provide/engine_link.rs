@@ -41,6 +41,9 @@ pub struct EngineLink {
     input: Input,
     output: Receiver<String>,
     relay: Option<JoinHandle<()>>,
+    /// `isready` lines sent whose `readyok` has not come yet (one left behind by an abandoned
+    /// job is read off before the next job's own).
+    owed_readyok: usize,
     /// From the handshake.
     pub info: EngineInfo,
 }
@@ -90,6 +93,7 @@ impl EngineMaker {
             input: Arc::new(Mutex::new(Some(input))),
             output: read_lines(output, &self.sid)?,
             relay: Some(relay),
+            owed_readyok: 0,
             info: EngineInfo::default(),
         };
         link.info = link.handshake().map_err(|e| e.to_string())?;
@@ -201,8 +205,18 @@ impl EngineLink {
     ///
     /// # Errors
     /// [`Gone`] when the session no longer reads.
-    pub fn send(&self, line: &str) -> Result<(), Gone> {
-        send(&self.input, line)
+    pub fn send(&mut self, line: &str) -> Result<(), Gone> {
+        send(&self.input, line)?;
+        if line == "isready" {
+            self.owed_readyok += 1;
+        }
+        Ok(())
+    }
+
+    /// How many `isready` lines sent through [`send`](Self::send) still wait for their
+    /// `readyok` (the session answers each one, the engine's or its own after a restart).
+    pub fn owed_readyok(&self) -> usize {
+        self.owed_readyok
     }
 
     /// The next line the session sends the GUI, without its terminator.
@@ -210,7 +224,9 @@ impl EngineLink {
     /// # Errors
     /// [`Gone`] at the end of the session's output.
     pub fn line(&mut self) -> Result<String, Gone> {
-        self.output.recv().map_err(|_| Gone)
+        let line = self.output.recv().map_err(|_| Gone)?;
+        self.count(&line);
+        Ok(line)
     }
 
     /// [`line`](Self::line) waiting at most `wait`: `Ok(None)` when nothing came.
@@ -219,9 +235,18 @@ impl EngineLink {
     /// [`Gone`] at the end of the session's output.
     pub fn line_within(&mut self, wait: Duration) -> Result<Option<String>, Gone> {
         match self.output.recv_timeout(wait) {
-            Ok(line) => Ok(Some(line)),
+            Ok(line) => {
+                self.count(&line);
+                Ok(Some(line))
+            }
             Err(RecvTimeoutError::Timeout) => Ok(None),
             Err(RecvTimeoutError::Disconnected) => Err(Gone),
+        }
+    }
+
+    fn count(&mut self, line: &str) {
+        if line == "readyok" {
+            self.owed_readyok = self.owed_readyok.saturating_sub(1);
         }
     }
 

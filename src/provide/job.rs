@@ -1,6 +1,13 @@
-//! One job on a worker's engine: the job's GUI lines through the session (waiting for each
-//! `isready`), then the session's answers streamed to the broker as they come, in the broker's
-//! grammar, up to `bestmove`.
+//! One job on a worker's engine: the broker's stream is opened at once, then the job's GUI
+//! lines go through the session (each `isready` answered before the next line), then the
+//! session's answers are streamed in the broker's grammar, up to `bestmove`.
+//!
+//! The stream opens before the engine is set up because lila-engine gives the requester only
+//! 15 s between its analysis request and the provider's submission (`ProviderTimeout`, 503;
+//! lila-engine `src/main.rs`, `analyse`): an engine slow to answer `isready` (a large `Hash`)
+//! must not cost the job. An engine that does not answer within the session's own patience
+//! for `readyok` (`engine.startup_timeout_ms`) gets the job answered with a notice and
+//! `bestmove (none)`, and the `readyok` it owes is read off before the next job's.
 //!
 //! What is streamed (lila-engine reads the body line by line and refuses, with 400, any line
 //! outside its grammar: [`crate::uci::broker`]): `info` lines with a `score` (as lichess's
@@ -10,21 +17,37 @@
 //! ends the analysis. When nothing was sent for [`PROBE`], an empty line (which the broker
 //! ignores) finds out whether the broker still listens: a requester who left closes the
 //! stream, and the search is stopped.
+//!
+//! A search that hangs while the requester stays is found two ways: an engine silent for
+//! [`SILENCE`] is sent `isready` (the session times its `readyok` and restarts a hung engine,
+//! answering the search itself), and a `movetime` search still running [`overrun`] after its
+//! time is sent `stop` (the session answers a `bestmove` the engine then owes).
 
+use std::collections::VecDeque;
 use std::io::Read;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::engine_link::{EngineLink, Gone};
 use super::lichess::{HttpError, Lichess, Submitted};
-use super::work::{Caps, EngineState, Job, WorkError};
+use super::work::{Caps, EngineState, Job, Search, WorkError};
 use crate::uci::broker::{BrokerLine, broker_info, check_line};
 
 /// How long the stream may stay silent before an empty line probes the connection.
 pub const PROBE: Duration = Duration::from_millis(500);
 
+/// How long a searching engine may stay silent before `isready` asks whether it still reads.
+pub const SILENCE: Duration = Duration::from_secs(5);
+
 /// How long a stopped search may take to answer `bestmove` (the session answers one itself
 /// when the engine hangs, within `engine.ping_timeout_ms`).
 const STOPPED: Duration = Duration::from_secs(60);
+
+/// How long after a `go movetime MS` search should have ended it is stopped: half its time,
+/// at least 1 s (a loaded machine, an engine's own overhead).
+pub fn overrun(movetime: Duration) -> Duration {
+    (movetime / 2).max(Duration::from_secs(1))
+}
 
 /// How a job ended, as `fenguard_jobs_total`'s `outcome` label names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +62,11 @@ pub enum Outcome {
     EngineDied,
     /// The broker no longer knew the job (404).
     Late,
+    /// The engine did not answer `isready` in time while the job was set up: answered with a
+    /// notice and `bestmove (none)`.
+    EngineHung,
+    /// The broker refused a line of the stream (400).
+    BrokerRefused,
 }
 
 impl Outcome {
@@ -50,6 +78,8 @@ impl Outcome {
             Outcome::Aborted => "aborted",
             Outcome::EngineDied => "engine-died",
             Outcome::Late => "late",
+            Outcome::EngineHung => "engine-hung",
+            Outcome::BrokerRefused => "broker-refused",
         }
     }
 }
@@ -76,7 +106,12 @@ pub struct JobContext<'a> {
     pub variants: &'a [String],
     /// How many jobs this worker's poll thread has acquired, and this job's number: a
     /// higher count means a newer job came, and this one is stopped.
-    pub acquired: (&'a std::sync::atomic::AtomicU64, u64),
+    pub acquired: (&'a AtomicU64, u64),
+    /// Set when the process is ending: a job not yet searching is answered at once.
+    pub shutdown: &'a AtomicBool,
+    /// How long the engine may take to answer an `isready` while the job is set up (the
+    /// session's `engine.startup_timeout_ms`, its patience after a `setoption`).
+    pub setup: Duration,
 }
 
 /// Runs `job` on `link` (whose options `state` remembers) and streams its answers. `link` is
@@ -107,30 +142,38 @@ pub fn run(
     };
     let mut stream = JobStream {
         engine,
+        stage: Stage::Setup {
+            lines: lines.into(),
+            deadline: Instant::now() + ctx.setup,
+        },
         pending: Vec::new(),
         at: 0,
         ended: None,
         timing: &mut timing,
         last_sent: Instant::now(),
-        acquired: ctx.acquired,
+        last_heard: Instant::now(),
+        ctx,
+        movetime: match job.work.search {
+            Search::Movetime(ms) => Some(Duration::from_millis(ms.max(1).into())),
+            _ => None,
+        },
         stop_sent: false,
     };
-    if let Err(Gone) = stream.send_job(&lines) {
-        *link = None;
-        // Acquired: answered all the same, or the requester waits for its pickup timeout.
-        let answer = refusal("the engine's session ended");
-        ctx.lichess.submit(&job.id, &mut answer.as_bytes())?;
-        return Ok((Outcome::EngineDied, timing));
-    }
     let submitted = ctx.lichess.submit(&job.id, &mut stream);
-    let ended = stream.ended;
+    let (ended, searching) = (stream.ended, matches!(stream.stage, Stage::Search { .. }));
+    if !searching {
+        // Set up only in part: the next job tells the engine everything again.
+        *state = EngineState::default();
+    }
     let outcome = match (ended, &submitted) {
+        (Some(Ended::Refused(outcome)), _) => outcome,
         (Some(Ended::Bestmove), Ok(Submitted::Done)) => Outcome::Done,
         (Some(Ended::Gone), _) => Outcome::EngineDied,
         (_, Ok(Submitted::Late)) => Outcome::Late,
+        (_, Ok(Submitted::Refused)) => Outcome::BrokerRefused,
         _ => Outcome::Aborted,
     };
-    if ended.is_none() && stream.stop().is_err() {
+    if ended.is_none() && searching && stream.stop().is_err() {
         *link = None;
         return Ok((Outcome::EngineDied, timing));
     }
@@ -164,38 +207,141 @@ enum Ended {
     Bestmove,
     /// The engine's session ended.
     Gone,
+    /// Answered by fenguard before the search (a notice and `bestmove (none)`).
+    Refused(Outcome),
+}
+
+/// Where the job is.
+#[derive(Debug)]
+enum Stage {
+    /// Lines still to send; an `isready` sent waits for its `readyok` until `deadline`.
+    Setup {
+        lines: VecDeque<String>,
+        deadline: Instant,
+    },
+    /// `go` was sent at `since`.
+    Search { since: Instant },
 }
 
 /// The body of the job's submission: read by ureq, one line per read.
 struct JobStream<'a> {
     engine: &'a mut EngineLink,
+    stage: Stage,
     pending: Vec<u8>,
     at: usize,
     ended: Option<Ended>,
     timing: &'a mut Timing,
+    /// The stream's last bytes went out (for the empty-line probe).
     last_sent: Instant,
-    acquired: (&'a std::sync::atomic::AtomicU64, u64),
+    /// The session's last line came (for the `isready` liveness probe).
+    last_heard: Instant,
+    ctx: &'a JobContext<'a>,
+    /// The job's `movetime`, when it has one.
+    movetime: Option<Duration>,
     stop_sent: bool,
 }
 
 impl JobStream<'_> {
-    /// Sends the job's lines; each `isready` is answered before the next line goes (as
-    /// lichess's example provider waits). fenguard's notices meanwhile are kept for the
-    /// stream.
-    fn send_job(&mut self, lines: &[String]) -> Result<(), Gone> {
-        for line in lines {
-            self.engine.send(line)?;
-            if line == "isready" {
-                loop {
-                    let answer = self.engine.line()?;
-                    if answer == "readyok" {
-                        break;
-                    }
-                    self.keep(&answer);
-                }
+    /// One step of the setup: sends lines up to an `isready` that waits for its `readyok`
+    /// (and any left behind by an earlier job), or up to `go`; else waits [`PROBE`] for a
+    /// line. A job superseded or a process ending before `go` is answered here.
+    fn setup(&mut self) {
+        let Stage::Setup { lines, deadline } = &mut self.stage else {
+            return;
+        };
+        let superseded = self.ctx.acquired.0.load(Ordering::SeqCst) > self.ctx.acquired.1;
+        if superseded || self.ctx.shutdown.load(Ordering::SeqCst) {
+            let why = if superseded {
+                "a newer job came before this one's search"
+            } else {
+                "the provider is shutting down"
+            };
+            return self.answer(why, Outcome::Aborted);
+        }
+        if Instant::now() >= *deadline {
+            let why = format!(
+                "the engine did not answer isready within {} ms",
+                self.ctx.setup.as_millis()
+            );
+            tracing::warn!("{why}");
+            return self.answer(&why, Outcome::EngineHung);
+        }
+        while self.engine.owed_readyok() == 0 {
+            let Some(line) = lines.pop_front() else {
+                self.stage = Stage::Search {
+                    since: Instant::now(),
+                };
+                return;
+            };
+            if self.engine.send(&line).is_err() {
+                return self.answer("the engine's session ended", Outcome::EngineDied);
+            }
+            if line.starts_with("go") {
+                self.stage = Stage::Search {
+                    since: Instant::now(),
+                };
+                self.last_heard = Instant::now();
+                return;
             }
         }
-        Ok(())
+        match self.engine.line_within(PROBE) {
+            Ok(Some(line)) => self.keep(&line),
+            Ok(None) => self.probe(),
+            Err(Gone) => self.answer("the engine's session ended", Outcome::EngineDied),
+        }
+    }
+
+    /// Ends the stream with fenguard's own answer: a notice and `bestmove (none)`.
+    fn answer(&mut self, why: &str, outcome: Outcome) {
+        self.pending.extend_from_slice(refusal(why).as_bytes());
+        self.ended = Some(if outcome == Outcome::EngineDied {
+            Ended::Gone
+        } else {
+            Ended::Refused(outcome)
+        });
+    }
+
+    /// An empty line when the stream was silent for [`PROBE`].
+    fn probe(&mut self) {
+        if self.last_sent.elapsed() >= PROBE {
+            self.pending.push(b'\n');
+        }
+    }
+
+    /// One step of the search: stops it when a newer job came or its movetime is long past,
+    /// asks a silent engine `isready`, and waits [`PROBE`] for a line.
+    fn search(&mut self, since: Instant) {
+        let superseded = self.ctx.acquired.0.load(Ordering::SeqCst) > self.ctx.acquired.1;
+        let overdue = self
+            .movetime
+            .is_some_and(|t| since.elapsed() >= t + overrun(t));
+        if !self.stop_sent && (superseded || overdue) {
+            // A newer job came (its `stop` may have reached the engine before this `go`), or
+            // the search outlived its movetime.
+            if overdue {
+                tracing::warn!("the search outlived its movetime: stop");
+            }
+            self.stop_sent = true;
+            if self.engine.send("stop").is_err() {
+                self.ended = Some(Ended::Gone);
+                return;
+            }
+        }
+        if self.last_heard.elapsed() >= SILENCE && self.engine.owed_readyok() == 0 {
+            if self.engine.send("isready").is_err() {
+                self.ended = Some(Ended::Gone);
+                return;
+            }
+            self.last_heard = Instant::now();
+        }
+        match self.engine.line_within(PROBE) {
+            Ok(Some(line)) => {
+                self.last_heard = Instant::now();
+                self.keep(&line);
+            }
+            Ok(None) => self.probe(),
+            Err(Gone) => self.ended = Some(Ended::Gone),
+        }
     }
 
     /// Queues `line` for the broker when it is one to stream; notes `bestmove`.
@@ -249,24 +395,9 @@ impl Read for JobStream<'_> {
             if self.ended.is_some() {
                 return Ok(0);
             }
-            if !self.stop_sent
-                && self.acquired.0.load(std::sync::atomic::Ordering::SeqCst) > self.acquired.1
-            {
-                // A newer job came (its `stop` may have reached the engine before this `go`).
-                self.stop_sent = true;
-                if self.engine.send("stop").is_err() {
-                    self.ended = Some(Ended::Gone);
-                    return Ok(0);
-                }
-            }
-            match self.engine.line_within(PROBE) {
-                Ok(Some(line)) => self.keep(&line),
-                Ok(None) if self.last_sent.elapsed() >= PROBE => self.pending.push(b'\n'),
-                Ok(None) => {}
-                Err(Gone) => {
-                    self.ended = Some(Ended::Gone);
-                    return Ok(0);
-                }
+            match self.stage {
+                Stage::Setup { .. } => self.setup(),
+                Stage::Search { since } => self.search(since),
             }
         }
         let n = buf.len().min(self.pending.len() - self.at);

@@ -21,6 +21,13 @@ use super::work::Job;
 /// provider waits 12 s).
 pub const POLL_TIMEOUT: Duration = Duration::from_secs(12);
 
+/// How many times registration is tried when lila does not answer or answers 429 / 5xx.
+pub const REGISTER_TRIES: u32 = 6;
+
+/// How long after a new registration the engines of its name are listed again (longer than
+/// a round trip to lila).
+pub const SETTLE: Duration = Duration::from_secs(2);
+
 /// How long lila's registration calls and the broker's answer to a finished stream may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -77,6 +84,18 @@ pub enum HttpError {
     },
 }
 
+impl HttpError {
+    /// A failure worth trying again: no answer, 429 (rate limited) or a 5xx (a proxy before a
+    /// restarting lila).
+    pub fn is_transient(&self) -> bool {
+        match self {
+            HttpError::Transport(_) => true,
+            HttpError::Status { status, .. } => *status == 429 || (500..600).contains(status),
+            HttpError::Json(_) | HttpError::BadJob { .. } => false,
+        }
+    }
+}
+
 /// How a submitted stream ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Submitted {
@@ -122,25 +141,39 @@ impl Lichess {
     }
 
     /// Registers the engine, or updates the one of the same name (as lichess's example
-    /// provider does); returns its id.
+    /// provider does); returns its id. A failure lila may recover from (no answer, 429, 5xx)
+    /// is tried again, [`REGISTER_TRIES`] times in all, waiting 1 s and then ×1.5.
+    ///
+    /// Providers started at once may each find no engine of the name and each register one:
+    /// [`SETTLE`] after registering, the engines of the name are listed again and the one with
+    /// the smallest id is kept by all of them (each deletes its own when it is not that one).
+    /// A rival's registration follows its listing by one round trip, and that listing came
+    /// before this registration (else it would have updated this one), so after `SETTLE` every
+    /// rival's engine is in the list.
     ///
     /// # Errors
     /// [`HttpError`] for a failed call (401: a bad token; 400: a field lila refuses).
     pub fn register(&self, registration: &Registration) -> Result<String, HttpError> {
+        let mut wait = Duration::from_secs(1);
+        for _ in 1..REGISTER_TRIES {
+            match self.register_once(registration) {
+                Err(e) if e.is_transient() => {
+                    tracing::warn!("registration: {e}; next try in {} ms", wait.as_millis());
+                    std::thread::sleep(wait);
+                    wait = wait.mul_f64(1.5);
+                }
+                done => return done,
+            }
+        }
+        self.register_once(registration)
+    }
+
+    fn register_once(&self, registration: &Registration) -> Result<String, HttpError> {
         let url = format!("{}/api/external-engine", self.lila);
-        let mut listed = self
-            .agent
-            .get(&url)
-            .header("Authorization", self.bearer())
-            .config()
-            .timeout_global(Some(CALL_TIMEOUT))
-            .build()
-            .call()?;
-        let engines: Vec<Registered> = serde_json::from_str(&expect_ok(&mut listed)?)?;
         let body = serde_json::to_string(registration)?;
-        let existing = engines.iter().find(|e| e.name == registration.name);
-        let request = match existing {
-            Some(engine) => self.agent.put(&format!("{url}/{}", engine.id)),
+        let existing = self.same_name(&registration.name)?.into_iter().next();
+        let request = match &existing {
+            Some(id) => self.agent.put(&format!("{url}/{id}")),
             None => self.agent.post(&url),
         };
         let mut answer = request
@@ -151,7 +184,52 @@ impl Lichess {
             .build()
             .send(body.as_bytes())?;
         let engine: Registered = serde_json::from_str(&expect_ok(&mut answer)?)?;
-        Ok(engine.id)
+        if existing.is_some() {
+            return Ok(engine.id);
+        }
+        std::thread::sleep(SETTLE);
+        let kept = self
+            .same_name(&registration.name)?
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| engine.id.clone());
+        if kept != engine.id {
+            tracing::info!(
+                "{:?} was registered twice at once ({kept} and {}): keeping {kept}",
+                registration.name,
+                engine.id
+            );
+            let mut gone = self
+                .agent
+                .delete(&format!("{url}/{}", engine.id))
+                .header("Authorization", self.bearer())
+                .config()
+                .timeout_global(Some(CALL_TIMEOUT))
+                .build()
+                .call()?;
+            expect_ok(&mut gone)?;
+        }
+        Ok(kept)
+    }
+
+    /// The ids of the token's engines named `name`, smallest first.
+    fn same_name(&self, name: &str) -> Result<Vec<String>, HttpError> {
+        let mut listed = self
+            .agent
+            .get(&format!("{}/api/external-engine", self.lila))
+            .header("Authorization", self.bearer())
+            .config()
+            .timeout_global(Some(CALL_TIMEOUT))
+            .build()
+            .call()?;
+        let engines: Vec<Registered> = serde_json::from_str(&expect_ok(&mut listed)?)?;
+        let mut ids: Vec<String> = engines
+            .into_iter()
+            .filter(|e| e.name == name)
+            .map(|e| e.id)
+            .collect();
+        ids.sort();
+        Ok(ids)
     }
 
     /// One long poll for work: a job, or `None` when the broker had none (204).

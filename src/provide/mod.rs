@@ -85,8 +85,23 @@ fn plan(spec: &SessionSpec) -> Result<Plan, String> {
     if config.workers == 0 {
         return Err("provider.workers must be at least 1".to_owned());
     }
-    if config.name.chars().count() > 200 {
-        return Err("provider.name: at most 200 characters (lila's limit)".to_owned());
+    // lila's limits (lichess-org/api `ExternalEngineRegistration.yaml`), said here rather
+    // than as lila's HTTP 400.
+    let name = config.name.trim().chars().count();
+    if name != 0 && !(3..=200).contains(&name) {
+        return Err(format!(
+            "provider.name {:?}: 3 to 200 characters (lila's limits)",
+            config.name
+        ));
+    }
+    if config
+        .max_threads
+        .is_some_and(|n| !(1..=65536).contains(&n))
+    {
+        return Err("provider.max_threads: 1 to 65536 (lila's limits)".to_owned());
+    }
+    if !(1..=1_048_576).contains(&config.max_hash_mb) {
+        return Err("provider.max_hash_mb: 1 to 1048576 MiB (lila's limits)".to_owned());
     }
     let token = secret::token(config, var)?;
     let path = secret::secret_path(config, var)
@@ -96,13 +111,13 @@ fn plan(spec: &SessionSpec) -> Result<Plan, String> {
     let max_threads = config
         .max_threads
         .unwrap_or(u32::try_from(cores).unwrap_or(u32::MAX))
-        .max(1);
+        .clamp(1, 65536);
     Ok(Plan {
         token,
         secret,
         caps: Caps {
             max_threads,
-            max_hash_mb: config.max_hash_mb.max(1),
+            max_hash_mb: config.max_hash_mb,
         },
     })
 }
@@ -145,7 +160,21 @@ fn variants(
             .map(|v| (*v).to_owned())
             .collect()
     } else {
-        configured.to_vec()
+        // lila registers lichess's own names only: an alias lila-engine reads (`standard`,
+        // `threeCheck`, ...) is written as the name it stands for.
+        let mut names: Vec<String> = Vec::new();
+        for name in configured {
+            let lichess = uci_variant(name).and_then(|uci| {
+                LICHESS_VARIANTS
+                    .iter()
+                    .find(|v| uci_variant(v) == Some(uci))
+            });
+            let name = lichess.map_or_else(|| name.clone(), |v| (*v).to_owned());
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
     };
     for name in &wanted {
         let uci = uci_variant(name).ok_or_else(|| {
@@ -211,15 +240,16 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
         .collect();
     let first = makers[0].start()?;
     let (lichess_variants, uci_variants) = variants(&provider.variants, &first.info.variants)?;
-    let name = if provider.name.is_empty() {
-        if first.info.name.is_empty() {
-            "fenguard".to_owned()
-        } else {
-            first.info.name.clone()
-        }
-    } else {
-        provider.name.clone()
-    };
+    // lila takes 3 to 200 characters: a blank name is no name; the engine's is cut, or
+    // lengthened when shorter.
+    let name = [provider.name.trim(), first.info.name.trim(), "fenguard"]
+        .into_iter()
+        .find(|name| !name.is_empty())
+        .map(|name| match name.chars().count() {
+            0..3 => format!("{name} (fenguard)"),
+            _ => name.chars().take(200).collect::<String>(),
+        })
+        .unwrap_or_default();
     let lichess = Lichess::new(&provider.lila_url, &provider.broker_url, plan.token);
     let registration = Registration {
         name: name.clone(),
@@ -328,5 +358,7 @@ mod tests {
         let atomic = variants(&["atomic".to_owned()], &fairy).unwrap_err();
         assert!(atomic.contains("does not offer \"atomic\""), "{atomic}");
         assert!(variants(&["xiangqi".to_owned()], &fairy).is_err());
+        let aliases = ["standard", "threeCheck", "chess", "chess960"].map(str::to_owned);
+        assert_eq!(variants(&aliases, &fairy).unwrap().0, ["chess", "3check"]);
     }
 }

@@ -28,11 +28,11 @@ pub struct Job {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Search {
-    /// `go movetime N`, milliseconds.
+    /// `go movetime N`, milliseconds (0 is sent as 1).
     Movetime(u32),
-    /// `go depth N`.
+    /// `go depth N` (0 is sent as 1).
     Depth(u32),
-    /// `go nodes N`.
+    /// `go nodes N` (0 is sent as 1).
     Nodes(u64),
 }
 
@@ -183,10 +183,12 @@ impl EngineState {
             position.push_str(&work.moves.join(" "));
         }
         lines.push(position);
+        // A limit of 0 reads as 1: engines read `go movetime 0` / `depth 0` / `nodes 0` as no
+        // limit (Stockfish searches until `stop`, which a requester on the board never sends).
         lines.push(match work.search {
-            Search::Movetime(ms) => format!("go movetime {ms}"),
-            Search::Depth(d) => format!("go depth {d}"),
-            Search::Nodes(n) => format!("go nodes {n}"),
+            Search::Movetime(ms) => format!("go movetime {}", ms.max(1)),
+            Search::Depth(d) => format!("go depth {}", d.max(1)),
+            Search::Nodes(n) => format!("go nodes {}", n.max(1)),
         });
         Ok(lines)
     }
@@ -312,5 +314,19 @@ mod tests {
             Err(WorkError::Malformed("moves"))
         );
         assert!(serde_json::from_str::<Job>(r#"{"id": "x", "work": {}}"#).is_err());
+    }
+
+    #[test]
+    fn a_zero_limit_is_sent_as_one_not_as_no_limit() {
+        for (search, go) in [
+            (r#""movetime": 0"#, "go movetime 1"),
+            (r#""depth": 0"#, "go depth 1"),
+            (r#""nodes": 0"#, "go nodes 1"),
+        ] {
+            let lines = EngineState::default()
+                .commands(&job("s", search, 1, "chess"), CAPS, &[])
+                .unwrap();
+            assert_eq!(lines.last().map(String::as_str), Some(go));
+        }
     }
 }

@@ -15,11 +15,16 @@ use super::engine_link::{self, EngineLink, EngineMaker, Input};
 use super::job::{self, JobContext, Outcome};
 use super::lichess::Lichess;
 use super::work::{Caps, EngineState, Job};
-use crate::metrics::names::{JOB_FIRST_INFO_SECONDS, JOB_SECONDS, JOBS_ACTIVE, JOBS_TOTAL};
+use crate::metrics::names::{
+    JOB_FIRST_INFO_SECONDS, JOB_OUTCOMES, JOB_SECONDS, JOBS_ACTIVE, JOBS_TOTAL,
+};
 use crate::metrics::{Health, record::Active};
 
 /// The longest wait between polls after errors (lichess's example provider: ×1.5 up to 10 s).
 const MAX_BACKOFF: Duration = Duration::from_secs(10);
+
+/// How long the broker may keep failing before `/health` says so (503).
+const UNHEALTHY_AFTER: Duration = Duration::from_secs(5);
 
 /// What the poll thread hands the job loop.
 #[derive(Debug)]
@@ -189,6 +194,11 @@ impl Worker {
             caps: self.caps,
             variants: &self.variants,
             acquired: (&shared.acquired, seq),
+            shutdown: &shared.shutdown,
+            setup: {
+                let engine = &self.maker.spec.config.engine;
+                Duration::from_millis(engine.startup_timeout_ms.max(engine.ping_timeout_ms))
+            },
         };
         let result = job::run(&ctx, engine, state, job, acquired);
         drop(active);
@@ -220,6 +230,7 @@ impl Worker {
         // Counted last: a scrape that sees the job counted sees its latencies too.
         metrics::counter!(JOBS_TOTAL, "outcome" => outcome.label()).increment(1);
         let level_info = matches!(outcome, Outcome::Done | Outcome::Aborted);
+        debug_assert!(JOB_OUTCOMES.contains(&outcome.label()));
         let message = format!(
             "worker {}: job {} {} after {} ms",
             self.maker.sid,
@@ -253,6 +264,7 @@ impl Worker {
             if shared.shutdown.load(Ordering::SeqCst) {
                 return;
             }
+            let attempt = Instant::now();
             match self.lichess.acquire(&self.secret) {
                 Ok(found) => {
                     backoff = Duration::from_secs(1);
@@ -296,13 +308,15 @@ impl Worker {
                         .increment(1);
                 }
                 Err(e) => {
-                    let since = *failing_since.get_or_insert_with(Instant::now);
+                    // Failing since the first failed attempt began (a broker that does not
+                    // answer at all fails only at the end of the poll's 12 s).
+                    let since = *failing_since.get_or_insert(attempt);
                     tracing::warn!(
                         "worker {}: cannot acquire work ({e}); next try in {} ms",
                         self.maker.sid,
                         backoff.as_millis()
                     );
-                    if since.elapsed() >= MAX_BACKOFF {
+                    if since.elapsed() >= UNHEALTHY_AFTER {
                         self.health
                             .set_unhealthy("lichess's work broker does not answer");
                     }

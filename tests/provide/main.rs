@@ -10,5 +10,6 @@ mod common;
 mod support;
 
 mod provide_engines;
+mod provide_hangs;
 mod provide_jobs;
 mod provide_scale;

@@ -108,6 +108,24 @@ impl Mock {
         self.job(key)
     }
 
+    /// Waits until job `key` has streamed its first `info` line (its search runs: the stream
+    /// opens before the engine is set up); the job.
+    pub fn wait_searching(&self, key: &str, timeout_s: u64) -> Value {
+        self.wait(key, "streaming", timeout_s);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(timeout_s);
+        loop {
+            let job = self.job(key);
+            if !job["times"]["first_info"].is_null() {
+                return job;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "job {key} no info in {timeout_s} s: {job}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// Job `key` as the mock sees it.
     pub fn job(&self, key: &str) -> Value {
         self.get(&format!("/_mock/jobs?job={key}"))["jobs"][0].clone()
