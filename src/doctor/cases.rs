@@ -312,8 +312,8 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
             name: "unknown-command",
             cases: vec![
                 survive(b"xyzzy".to_vec()),
-                survive(b"setoption name NoSuchOptionAtAll value 1".to_vec()),
                 legal(b"position startpos moves", "position startpos", false),
+                survive(b"setoption name NoSuchOptionAtAll value 1".to_vec()),
                 survive(b"position".to_vec()),
             ],
         },
