@@ -72,3 +72,18 @@ pub fn fake(faults: &str) -> Run {
     }
     doctor(&["--quick"], &[FAKE_ENGINE], &env)
 }
+
+/// The Debian engine at `path` (package `package`); under CI (`CI=true`) a missing one fails
+/// the test, elsewhere the skip is recorded and `None` returned.
+pub fn require_engine(path: &str, package: &str) -> Option<String> {
+    if std::path::Path::new(path).is_file() {
+        return Some(path.to_owned());
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{path} is missing under CI: install it (apt-get install -y {package})"
+    );
+    eprintln!("{path} not installed: not running this test");
+    crate::common::skipped(package);
+    None
+}
