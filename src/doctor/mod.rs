@@ -25,6 +25,7 @@ pub mod movegen;
 pub mod render;
 pub mod report;
 pub mod search;
+pub mod search_info;
 pub mod variants;
 
 use std::io::{IsTerminal as _, Write as _};
