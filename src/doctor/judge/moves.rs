@@ -17,10 +17,24 @@ pub fn is_legal(game: &Game, text: &str, notation: Notation) -> bool {
 /// [`crate::rules::check_bestmove`] (the best move illegal, the ponder move illegal after it,
 /// `0000` with legal moves left). Empty when fine.
 pub fn bestmove_errors(line: &[u8], root: &Game, notation: Notation) -> Vec<String> {
-    check_bestmove(line, root, notation)
+    let mut errors: Vec<String> = check_bestmove(line, root, notation)
         .into_iter()
         .map(|d| d.diagnostic.message)
-        .collect()
+        .collect();
+    if errors.is_empty()
+        && let Some((best, _)) = bestmove_of(line)
+        && let Ok(r) = root.read(best.as_bytes(), notation)
+    {
+        let written = root.write(r.mv, notation).0.to_string();
+        if written != best {
+            let mode = match notation {
+                Notation::Chess960 => "with UCI_Chess960 (king takes rook)",
+                Notation::Standard => "without UCI_Chess960 (king to its target square)",
+            };
+            errors.push(format!("`bestmove {best}` is written `{written}` {mode}"));
+        }
+    }
+    errors
 }
 
 /// Why the `pv` of an `info` line is not a line of legal moves from `root`; `None` when it is

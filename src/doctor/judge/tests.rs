@@ -38,6 +38,15 @@ fn bestmove_and_ponder_are_checked_in_the_root() {
 }
 
 #[test]
+fn a_castle_written_in_the_other_notation_is_an_error() {
+    let g = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert!(bestmove_errors(b"bestmove e1h1", &g, Notation::Chess960).is_empty());
+    let e = bestmove_errors(b"bestmove e1g1", &g, Notation::Chess960);
+    assert!(e.iter().any(|e| e.contains("is written `e1h1`")), "{e:?}");
+    assert!(bestmove_errors(b"bestmove e1g1", &g, Notation::Standard).is_empty());
+}
+
+#[test]
 fn pv_error_names_the_first_illegal_move() {
     let root = start();
     assert_eq!(
