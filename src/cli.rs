@@ -37,6 +37,9 @@ pub enum Command {
     Provide(crate::provide::ProvideArgs),
     /// Stdio client of a daemon, for a GUI to register as its engine.
     Connect(crate::connect::ConnectArgs),
+    /// Send what the GUI sent in a logged session again, to find where the engine crashed,
+    /// hung or answered an illegal move; `--minimize` prints a minimal failing UCI script.
+    Replay(crate::replay::ReplayArgs),
     /// Access tokens of the daemon: `token new [--label L]`, `token list`, `token revoke LABEL|PREFIX`.
     Token(crate::token::TokenArgs),
     /// The engine check-up for engine authors: UCI compliance, perft, hostile input, variants.
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
         Some(Command::Provide(args)) => crate::provide::run(&args),
         Some(Command::Connect(args)) => crate::connect::run(&args),
         Some(Command::Token(args)) => crate::token::run(&args),
+        Some(Command::Replay(args)) => crate::replay::run(&args),
         Some(Command::Doctor(args)) => crate::doctor::run(&args),
         None => crate::proxy::run(&cli.proxy),
     }

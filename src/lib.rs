@@ -15,6 +15,7 @@
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
 //! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
 //!   `net`: how both notice a peer that went away (keepalive, heartbeat).
+//! - [`replay`]: `fenguard replay`, a logged session sent again to an engine (a shell).
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
 //! - [`provide`]: `fenguard provide` for lichess's external-engine API (issue 18); so far its
 //!   pure part, what a broker job becomes on the engine's side.
@@ -34,6 +35,7 @@ pub mod net;
 pub mod poslog;
 pub mod provide;
 pub mod proxy;
+pub mod replay;
 pub mod rules;
 pub mod serve;
 pub mod session;

@@ -6,6 +6,8 @@
 //! A `position` record that extends the previous one of its session carries only the new moves
 //! ([`compact`]: its size does not grow with the game); the file rotates by size
 //! ([`rotate`]: `log.max_bytes`, `log.keep`), and the first record of each file is full.
+//! The records of the GUI's other lines that matter for the engine (`option`, `command`: just
+//! the line, for `fenguard replay`) have no compact form: their size never depends on the game.
 
 pub mod compact;
 pub mod rotate;

@@ -1,6 +1,10 @@
 //! Rebuild full `positions.jsonl` records from compact ones (the scheme of
 //! [`crate::poslog::compact`]).
 //!
+//! Only `position` records are ever compact; every other kind (`search`, `engine-start`,
+//! `engine-exit`, `chess960-enabled`, and the GUI's lines as `option` and `command` records,
+//! which are the same in full and in the file) passes unchanged.
+//!
 //! ```
 //! use fenguard::logview::Expander;
 //!

@@ -51,9 +51,9 @@ pub struct LogArgs {
     /// Only records with a diagnostic of this code (`illegal-move`, `illegal-bestmove`, ...).
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
-    /// Only records of this kind: position, search, engine-start, engine-exit, chess960-enabled
-    /// (any other value is a usage error, exit status 2).
-    #[arg(long, value_name = "KIND", value_parser = ["position", "search", "engine-start", "engine-exit", "chess960-enabled"])]
+    /// Only records of this kind: position, search, engine-start, engine-exit, chess960-enabled, option,
+    /// command (any other value is a usage error, exit status 2).
+    #[arg(long, value_name = "KIND", value_parser = ["position", "search", "engine-start", "engine-exit", "chess960-enabled", "option", "command"])]
     pub kind: Option<String>,
     /// Only the record with this `seq` (with `--session` when the file holds several).
     #[arg(long, value_name = "N")]

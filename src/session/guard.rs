@@ -244,9 +244,18 @@ mod tests {
         Bytes::from_static(s)
     }
 
+    /// A session without a position log (each `setoption` would have its `option` record).
+    fn unlogged() -> Session {
+        let settings = crate::session::Settings {
+            log_positions: false,
+            ..Default::default()
+        };
+        Session::with_settings(false, settings)
+    }
+
     fn guarded() -> Session {
         let allow: Vec<String> = DEFAULT_ALLOW.iter().map(|s| (*s).to_owned()).collect();
-        Session::new(false).with_guard(Guard::new(&allow, Some(4), Some(256)))
+        unlogged().with_guard(Guard::new(&allow, Some(4), Some(256)))
     }
 
     fn to_gui(text: &str) -> Action {
@@ -410,7 +419,7 @@ mod tests {
 
     #[test]
     fn without_a_guard_everything_is_forwarded() {
-        let mut s = Session::new(false);
+        let mut s = unlogged();
         let line = b(b"setoption name EvalFile value nn.bin\n");
         assert_eq!(
             s.handle(Input::GuiLine(line.clone()), Instant::now()),

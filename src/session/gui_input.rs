@@ -45,6 +45,9 @@ impl Session {
             Some(canonical) => (Bytes::from(canonical), Some(line)),
             None => (line, None),
         };
+        if let Some(c) = command {
+            self.log_gui_command(&mut out, c, original.as_ref().unwrap_or(&line));
+        }
         match command {
             // Arguments with a NUL: C and C++ engines would read different commands.
             Some(c) if c.takes_arguments() && c != UciCommand::Position && holds_nul(&line) => {

@@ -98,7 +98,9 @@ pub use guard::Guard;
 pub use hang::OUTPUT_GRACE;
 pub use options::Settings;
 pub use phase::Phase;
-pub use record::{Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict};
+pub use record::{
+    CommandRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
+};
 pub use restart::RestartPolicy;
 pub use variant::Rules;
 

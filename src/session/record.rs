@@ -1,8 +1,17 @@
 //! Records for `positions.jsonl` (SPEC section 8) produced by the session.
+//!
+//! Besides what fenguard did with them (`position`, `search`), the records hold every GUI line
+//! that matters for the engine, in the order read, so that `fenguard replay` can send them
+//! again (SPEC 14): `option` (`setoption`) and `command` (`ucinewgame`, `go`, `stop`,
+//! `ponderhit`, `debug`, `register`), each just the GUI's line (`{"kind":"command","raw":"go
+//! nodes 1000"}`: a record of constant size, the same in full and in the file).
 
+use bytes::Bytes;
 use serde::Serialize;
 
+use super::{Action, Session};
 use crate::fen::Diagnostic;
+use crate::uci::UciCommand;
 
 /// A record for `positions.jsonl` (SPEC section 8); the writer adds `ts` and `session`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,6 +52,12 @@ pub enum Event {
     Position(Box<PositionRecord>),
     /// A search, closed by `bestmove` (the engine's or fenguard's own `bestmove 0000`).
     Search(SearchRecord),
+    /// A GUI `setoption` line, logged as read (before the guard or fenguard's own options
+    /// act on it).
+    Option(CommandRecord),
+    /// A GUI `ucinewgame`, `go`, `stop`, `ponderhit`, `debug` or `register` line, logged as
+    /// read (a `go` is closed later by its `search` record).
+    Command(CommandRecord),
     /// fenguard switched the engine to Chess960 (`positions.chess960 = "detect"`).
     Chess960Enabled {
         /// The line sent to the engine: `setoption name UCI_Chess960 value true`.
@@ -170,6 +185,50 @@ pub struct SearchRecord {
     /// The `UCI_Variant` in force when it is not `chess` (absent for chess).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
+}
+
+/// The fields of a `kind: "option"` or `kind: "command"` record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandRecord {
+    /// The GUI's line without its terminator, lossy UTF-8 (as `raw` of a `position` record).
+    pub raw: String,
+}
+
+impl CommandRecord {
+    /// Whether a GUI line holding `command` is logged as an `option` or `command` record:
+    /// every command that reaches the engine and changes what it does, except `position`
+    /// (its own record), `uci`, `isready` and `quit` (which `fenguard replay` sends itself).
+    pub fn logs(command: UciCommand) -> bool {
+        !matches!(
+            command,
+            UciCommand::Position | UciCommand::Uci | UciCommand::IsReady | UciCommand::Quit
+        )
+    }
+}
+
+impl Session {
+    /// Writes the `option` / `command` record of the GUI's `line` holding `command` (when
+    /// positions are logged and [`CommandRecord::logs`] says so), before it is handled, so
+    /// that the records keep the GUI's order.
+    pub(super) fn log_gui_command(
+        &mut self,
+        out: &mut Vec<Action>,
+        command: UciCommand,
+        line: &Bytes,
+    ) {
+        if !self.settings.log_positions || !CommandRecord::logs(command) {
+            return;
+        }
+        let (body, _) = super::position::split_terminator(line);
+        let record = CommandRecord {
+            raw: super::position::lossy(body),
+        };
+        let event = match command {
+            UciCommand::SetOption => Event::Option(record),
+            _ => Event::Command(record),
+        };
+        out.push(self.record(event));
+    }
 }
 
 /// Why the engine ended, as seen by the session.

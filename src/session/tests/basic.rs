@@ -21,9 +21,57 @@ fn gui_line_that_is_not_a_uci_command_is_forwarded_byte_for_byte() {
 fn uci_command_is_forwarded_in_canonical_form() {
     let mut s = Session::new(false);
     let line = b(b"\x0bsetoption\x0cname Hash\t value  16 \t\r\n");
+    let option = Record {
+        seq: 1,
+        event: Event::Option(CommandRecord {
+            raw: "\x0bsetoption\x0cname Hash\t value  16 \t".to_owned(),
+        }),
+    };
     assert_eq!(
         s.handle(Input::GuiLine(line), Instant::now()),
-        vec![Action::ToEngine(b(b"setoption name Hash value 16\n"))]
+        vec![
+            Action::Record(option),
+            Action::ToEngine(b(b"setoption name Hash value 16\n"))
+        ]
+    );
+}
+
+#[test]
+fn gui_commands_are_logged_in_the_order_read() {
+    let mut s = Session::new(false);
+    let mut logged = Vec::new();
+    for line in [
+        "setoption name Threads value 1\n",
+        "ucinewgame\n",
+        "isready\n",
+        "position startpos moves e2e4\n",
+        "go  nodes 1000\r\n",
+        "stop\n",
+        "ponderhit\n",
+        "quit\n",
+    ] {
+        for action in s.handle(Input::GuiLine(Bytes::from(line)), Instant::now()) {
+            if let Action::Record(record) = action {
+                let kind = match record.event {
+                    Event::Option(c) => format!("option {}", c.raw),
+                    Event::Command(c) => format!("command {}", c.raw),
+                    Event::Position(p) => format!("position {}", p.raw),
+                    other => format!("{other:?}"),
+                };
+                logged.push(format!("{} {kind}", record.seq));
+            }
+        }
+    }
+    assert_eq!(
+        logged,
+        [
+            "1 option setoption name Threads value 1",
+            "2 command ucinewgame",
+            "3 position position startpos moves e2e4",
+            "4 command go  nodes 1000",
+            "5 command stop",
+            "6 command ponderhit",
+        ]
     );
 }
 
