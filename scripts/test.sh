@@ -56,6 +56,9 @@ run variant10-oracle python3 scripts/variant10_oracle.py --fenguard target/debug
 run mock-lichess python3 scripts/test_mock_lichess.py
 run load-provide python3 scripts/load-provide.py --fenguard target/debug/fenguard --jobs 100 \
     --procs 2 --workers 2 --poll-s 1 --engine target/debug/fake_engine
+# Relay delay (issue 21), smoke run: 40 bestmoves through fenguard, none lost (the numbers:
+# scripts/relay-delay without --check).
+run relay-delay python3 scripts/relay-delay --check --fenguard target/debug/fenguard
 # Real-client test (issue 4): python-chess plays 20 standard and 20 Chess960 games through
 # fenguard in front of Stockfish (2000 nodes a move, fixed seed) and checks every bestmove and
 # every positions.jsonl record; prints `N passed, M failed`.

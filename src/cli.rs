@@ -42,6 +42,8 @@ pub enum Command {
     Replay(crate::replay::ReplayArgs),
     /// Access tokens of the daemon: `token new [--label L]`, `token list`, `token revoke LABEL|PREFIX`.
     Token(crate::token::TokenArgs),
+    /// Make `fenguard-NAME` (link or copy) and its profile, for GUIs that cannot pass arguments.
+    Wrap(crate::profile::WrapArgs),
     /// The engine check-up for engine authors: UCI compliance, perft, hostile input, variants.
     Doctor(crate::doctor::DoctorArgs),
 }
@@ -57,6 +59,7 @@ pub fn main() -> ExitCode {
         Some(Command::Connect(args)) => crate::connect::run(&args),
         Some(Command::Token(args)) => crate::token::run(&args),
         Some(Command::Replay(args)) => crate::replay::run(&args),
+        Some(Command::Wrap(args)) => crate::profile::wrap::run(&args),
         Some(Command::Doctor(args)) => crate::doctor::run(&args),
         None => crate::proxy::run(&cli.proxy),
     }

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+pub mod adapter;
+pub use adapter::{BookConfig, OptionPresets, OptionsMode, SearchConfig, TimeConfig, Variation};
+
 /// The whole configuration file: `[engine]`, `[positions]`, `[guard]`, `[log]`, `[serve]`, `[provider]`
 /// and `[metrics]`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -34,6 +37,15 @@ pub struct Config {
     pub provider: crate::provide::config::ProviderConfig,
     /// The metrics listener of `serve` and `provide` (SPEC section 13).
     pub metrics: crate::metrics::config::MetricsConfig,
+    /// A safety margin on the clock (SPEC section 15).
+    pub time: TimeConfig,
+    /// Searches the engine ends too early (SPEC section 15).
+    pub search: SearchConfig,
+    /// An opening book fenguard answers from (SPEC section 15).
+    pub book: BookConfig,
+    /// `[profiles.NAME]`: the sections a `fenguard-NAME` executable uses over the others
+    /// (SPEC section 15; [`crate::profile`]). A profile holds no profiles.
+    pub profiles: BTreeMap<String, Config>,
 }
 
 /// The `[engine]` section.
@@ -60,6 +72,20 @@ pub struct EngineConfig {
     pub startup_timeout_ms: u64,
     /// No `readyok` this many milliseconds after `isready`: the engine is hung. Default 10000.
     pub ping_timeout_ms: u64,
+    /// `[engine.options]`: options set at start and after every restart. Default none.
+    pub options: OptionPresets,
+    /// Whether the GUI may change a preset option (`default`) or not (`force`). Default
+    /// `default`.
+    pub options_mode: OptionsMode,
+    /// Engine options not shown to the GUI (names, ASCII case-insensitive). Default none.
+    pub hide_options: Vec<String>,
+    /// `{OLD = "NEW"}`: engine options shown to the GUI as NEW; the GUI's `setoption name NEW`
+    /// reaches the engine as OLD. Default none.
+    pub rename_options: BTreeMap<String, String>,
+    /// Shown to the GUI instead of the engine's `id name`; empty: the engine's. Default empty.
+    pub id_name: String,
+    /// Shown to the GUI instead of the engine's `id author`; empty: the engine's. Default empty.
+    pub id_author: String,
 }
 
 impl Default for EngineConfig {
@@ -74,6 +100,12 @@ impl Default for EngineConfig {
             max_restarts: 5,
             startup_timeout_ms: 30_000,
             ping_timeout_ms: 10_000,
+            options: OptionPresets::default(),
+            options_mode: OptionsMode::Default,
+            hide_options: Vec::new(),
+            rename_options: BTreeMap::new(),
+            id_name: String::new(),
+            id_author: String::new(),
         }
     }
 }
@@ -284,11 +316,65 @@ impl Config {
     /// # Errors
     /// [`ConfigError::Invalid`] for bad TOML, an unknown key or a bad value.
     pub fn from_toml(text: &str, path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let config: Config = Config::parse(text, path.as_ref())?;
+        if let Some((key, message)) = config.fault() {
+            let at = text
+                .find(key.rsplit('.').next().unwrap_or(&key))
+                .unwrap_or(0);
+            let (line, column) = line_column(text, at);
+            return Err(ConfigError::Invalid {
+                path: path.as_ref().to_path_buf(),
+                line,
+                column,
+                key: Some(key),
+                message,
+            });
+        }
+        Ok(config)
+    }
+
+    /// A value serde accepts that fenguard cannot use: its dotted key and what is wrong.
+    fn fault(&self) -> Option<(String, String)> {
+        let e = &self.engine;
+        let line_break = |v: &str| v.contains(['\n', '\r']);
+        if line_break(&e.id_name) {
+            return Some(("engine.id_name".into(), "a line break in it".into()));
+        }
+        if line_break(&e.id_author) {
+            return Some(("engine.id_author".into(), "a line break in it".into()));
+        }
+        for (old, new) in &e.rename_options {
+            if new.trim().is_empty() || line_break(new) || line_break(old) {
+                return Some((
+                    format!("engine.rename_options.{old}"),
+                    "expected a one-line, non-empty option name".into(),
+                ));
+            }
+        }
+        for (name, profile) in &self.profiles {
+            if !profile.profiles.is_empty() {
+                return Some((
+                    format!("profiles.{name}.profiles"),
+                    "a profile cannot hold profiles".into(),
+                ));
+            }
+            if let Some((key, message)) = profile.fault() {
+                return Some((format!("profiles.{name}.{key}"), message));
+            }
+        }
+        None
+    }
+
+    /// Deserializes `text` (errors placed and named as in [`Config::from_toml`]).
+    pub(crate) fn parse<T: serde::de::DeserializeOwned>(
+        text: &str,
+        path: &Path,
+    ) -> Result<T, ConfigError> {
         toml::from_str(text).map_err(|err| {
             let start = err.span().map_or(0, |span| span.start).min(text.len());
             let (line, column) = line_column(text, start);
             ConfigError::Invalid {
-                path: path.as_ref().to_path_buf(),
+                path: path.to_path_buf(),
                 line,
                 column,
                 key: key_path_at(text, start),

@@ -20,6 +20,7 @@
 //! - [`provide`]: `fenguard provide` for lichess's external-engine API (issue 18); so far its
 //!   pure part, what a broker job becomes on the engine's side.
 
+pub mod book;
 pub mod check;
 pub mod cli;
 pub mod config;
@@ -33,6 +34,7 @@ pub mod metrics;
 #[cfg(unix)]
 pub mod net;
 pub mod poslog;
+pub mod profile;
 pub mod provide;
 pub mod proxy;
 pub mod replay;

@@ -230,8 +230,11 @@ fn buckets(mut builder: PrometheusBuilder) -> PrometheusBuilder {
 
 #[cfg(unix)]
 type Acceptor = tokio_rustls::TlsAcceptor;
+/// No TLS off Unix yet: an acceptor that cannot exist (not `Copy`, so it is cloned like the
+/// Unix one).
 #[cfg(not(unix))]
-type Acceptor = std::convert::Infallible;
+#[derive(Clone)]
+enum Acceptor {}
 
 /// The TLS acceptor `tls_cert` and `tls_key` ask for (HTTP/1.1 by ALPN), or `None`.
 fn tls_acceptor(config: &MetricsConfig) -> Result<Option<Acceptor>, MetricsError> {

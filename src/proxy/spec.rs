@@ -11,7 +11,7 @@ use super::respawn::EngineCommand;
 use crate::config::{Config, default_log_dir};
 use crate::logging::{LogSettings, session_id};
 use crate::poslog::Rotation;
-use crate::session::{Guard, RestartPolicy, Session, Settings};
+use crate::session::{Adapter, Guard, RestartPolicy, Session, Settings};
 
 /// `[--config FILE] [--log-dir DIR] [-v...] [-- ENGINE [ARGS...]]`: the options of the proxy
 /// and of `fenguard serve` alike.
@@ -45,6 +45,8 @@ pub struct SessionSpec {
     pub transcript: bool,
     /// Count of `-v` flags.
     pub verbose: u8,
+    /// `book.file`, read at start (relative to the configuration file's directory).
+    pub book: Option<std::sync::Arc<crate::book::Book>>,
 }
 
 impl SessionSpec {
@@ -59,8 +61,27 @@ impl SessionSpec {
         let from_env = std::env::var_os("FENGUARD_CONFIG")
             .filter(|v| !v.is_empty())
             .map(PathBuf::from);
-        let config = Config::load(args.config.as_deref(), from_env)
-            .map_err(|e| format!("config error: {e}"))?;
+        let argv0 = std::env::args_os().next().unwrap_or_default();
+        let var = |name: &str| std::env::var(name).ok();
+        let (config, file) = match crate::profile::name_of(&argv0) {
+            Some(name) => {
+                let path = std::env::var_os("PATH");
+                let loaded = crate::profile::load(
+                    &name,
+                    args.config.clone().or(from_env),
+                    crate::profile::exe_dir(&argv0, path.as_deref()),
+                    crate::profile::config_dir(&var),
+                )?;
+                (loaded.config, loaded.file)
+            }
+            None => {
+                let file = args.config.clone().or_else(|| from_env.clone());
+                let config = Config::load(args.config.as_deref(), from_env)
+                    .map_err(|e| format!("config error: {e}"))?;
+                (config, file)
+            }
+        };
+        let book = load_book(&config.book.file, file.as_deref())?;
         let (command, engine_args) = match args.engine.split_first() {
             Some((command, rest)) => (command.clone(), rest.to_vec()),
             None => (
@@ -84,6 +105,7 @@ impl SessionSpec {
                 config: config.engine.clone(),
             },
             transcript: config.log.transcript || args.verbose >= 1,
+            book,
             verbose: args.verbose,
             log_dir,
             config,
@@ -117,12 +139,43 @@ impl SessionSpec {
             positions: config.positions.clone(),
             log_positions: config.log.positions,
         };
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+            ^ u64::from(std::process::id());
+        let adapter = Adapter::from_config(config, self.book.clone(), seed);
         let session = Session::with_settings(self.transcript, settings)
             .with_restart(RestartPolicy::from(&config.engine))
+            .with_adapter(adapter)
             .with_commands(config.guard.commands);
         match guard {
             Some(guard) => session.with_guard(guard),
             None => session,
         }
     }
+}
+
+/// Reads `book.file` (empty: no book), a relative path from the directory of `config_file`.
+///
+/// # Errors
+/// The message for a book that cannot be read.
+fn load_book(
+    file: &str,
+    config_file: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<crate::book::Book>>, String> {
+    if file.is_empty() {
+        return Ok(None);
+    }
+    let mut path = PathBuf::from(file);
+    if path.is_relative()
+        && let Some(dir) = config_file.and_then(std::path::Path::parent)
+    {
+        path = dir.join(path);
+    }
+    let bytes = std::fs::read(&path)
+        .map_err(|e| format!("config error: book.file {}: {e}", path.display()))?;
+    let book = crate::book::Book::from_bytes(&bytes)
+        .map_err(|e| format!("config error: book.file {}: {e}", path.display()))?;
+    tracing::debug!("book {}: {} entries", path.display(), book.len());
+    Ok(Some(std::sync::Arc::new(book)))
 }

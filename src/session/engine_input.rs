@@ -50,6 +50,9 @@ impl Session {
         match parsed {
             EngineLine::Info if self.c960.notations_differ() => self.on_info(out, line),
             EngineLine::BestMove => {
+                if self.hold_early_bestmove(out, line) {
+                    return;
+                }
                 self.restart.search_suspects.on_bestmove();
                 self.on_bestmove(out, line, now);
             }
@@ -57,7 +60,9 @@ impl Session {
                 self.spins.note(opt);
                 self.c960.on_engine_option(opt);
                 let line = self.guard_option(line, opt);
-                self.forward_to_gui(out, line);
+                if let Some(line) = self.adapt_engine_option(line) {
+                    self.forward_to_gui(out, line);
+                }
             }
             EngineLine::ReadyOk => {
                 self.timers.on_readyok(now);
@@ -70,6 +75,7 @@ impl Session {
             EngineLine::UciOk => {
                 self.gui_awaits_uciok = false;
                 self.timers.on_uciok(now);
+                self.send_presets(out);
                 for option in self.settings.announce() {
                     self.forward_to_gui(out, Bytes::from(option));
                 }
@@ -77,6 +83,10 @@ impl Session {
                 self.owed.answered(owed::Answer::Uciok);
                 // The GUI sent `uci` more than once: it waits for the next one.
                 self.gui_awaits_uciok = self.uciok_owed();
+            }
+            EngineLine::Id(field) => {
+                let line = self.adapt_id(line, field);
+                self.forward_to_gui(out, line);
             }
             _ => self.forward_to_gui(out, line.clone()),
         }

@@ -165,6 +165,9 @@ impl Session {
     /// fenguard's own options are applied and not forwarded; a `UCI_Chess960` value is noted
     /// and forwarded; anything else is forwarded.
     pub(super) fn on_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) {
+        let Some(line) = self.adapt_setoption(out, line) else {
+            return;
+        };
         let Some(opt) = parse_setoption(&line) else {
             self.unreadable_setoption(out, &line);
             return;

@@ -63,6 +63,8 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use tracing::Level;
 
+mod adapter;
+mod book;
 pub mod chess960;
 mod commands;
 mod engine_end;
@@ -73,6 +75,7 @@ mod gui_input;
 mod gui_stream;
 mod handshake;
 mod hang;
+mod identity;
 mod inbox;
 mod intercept;
 mod option_blame;
@@ -80,8 +83,10 @@ pub mod options;
 mod overlong;
 mod owed;
 pub mod phase;
+mod ponder_hold;
 pub mod position;
 pub mod position_memo;
+mod presets;
 mod record;
 mod replay;
 pub mod restart;
@@ -89,9 +94,11 @@ mod search;
 mod search_blame;
 #[cfg(test)]
 mod tests;
+mod time_safety;
 mod timers;
 pub mod variant;
 
+pub use adapter::Adapter;
 pub use chess960::Chess960State;
 pub use commands::Commands;
 pub use guard::Guard;
@@ -284,6 +291,9 @@ pub struct Session {
     spins: commands::SpinOptions,
     /// The GUI line being handled ended in `\r\n` (fenguard's own answers to it do too).
     gui_crlf: bool,
+    /// The adapter settings: presets, identity, clock margin, ponder repair, book
+    /// (`adapter.rs`).
+    adapter: Adapter,
 }
 
 impl Session {
@@ -322,6 +332,7 @@ impl Session {
             commands: Commands::Any,
             spins: commands::SpinOptions::default(),
             gui_crlf: false,
+            adapter: Adapter::default(),
         }
     }
 

@@ -39,6 +39,9 @@ pub(super) struct Search {
     /// The castling rewrite of this search's `info` / `bestmove` lines, with its cache of the
     /// last pv replayed from `root` (boxed: a search waits in the owed-reply queue).
     rewriter: Box<LineRewriter<Game>>,
+    /// Ponder repair: pondering until the GUI's `ponderhit` / `stop`, an early `bestmove`
+    /// held (`ponder_hold.rs`).
+    pub(super) hold: super::ponder_hold::Hold,
 }
 
 /// A search fenguard answers itself with `bestmove 0000`, in its turn among the searches.
@@ -52,6 +55,8 @@ pub(super) struct OwnAnswer {
     /// `root_moves=[]`): answered `bestmove (none)`, as Stockfish 15.1 answers it (python-chess
     /// reads that as no move; `bestmove 0000` would read as a null move).
     no_move: bool,
+    /// The opening book's move (`book.rs`): answered with it.
+    book: Option<shakmaty::uci::UciMove>,
 }
 
 impl Search {
@@ -62,6 +67,7 @@ impl Search {
                 crlf: false,
                 held: false,
                 no_move: false,
+                book: None,
             });
         }
     }
@@ -96,9 +102,11 @@ impl Session {
                 crlf: false,
                 held: false,
                 no_move: false,
+                book: None,
             }),
             stopped: false,
             rewriter: Box::default(),
+            hold: Default::default(),
         };
         self.owed.entries.push_back(Entry::Search(search));
     }
@@ -120,6 +128,7 @@ impl Session {
             crlf: self.gui_crlf,
             held: go.as_ref().is_some_and(|go| go.waits_for_stop),
             no_move: false,
+            book: None,
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
         // (the next `stop` belongs to the new search).
@@ -128,6 +137,7 @@ impl Session {
                 own.held = false;
             }
         }
+        self.release_held_bestmove(out, now);
         let mut search = Search {
             position_seq: self.position_seq,
             go: lossy(body),
@@ -136,6 +146,7 @@ impl Session {
             own: None,
             stopped: false,
             rewriter: Box::default(),
+            hold: super::ponder_hold::Hold::for_go(go.as_ref().is_some_and(|g| g.waits_for_stop)),
         };
         if self.rejected {
             out.push(Action::Log(
@@ -144,6 +155,16 @@ impl Session {
                     .to_owned(),
             ));
             search.root = None;
+            search.own = Some(own);
+            self.owed.entries.push_back(Entry::Search(search));
+            return;
+        }
+        if let Some(m) = self.book_move(go.as_ref()) {
+            out.push(Action::Log(
+                Level::INFO,
+                format!("book move {m}: answered by fenguard"),
+            ));
+            own.book = Some(m);
             search.own = Some(own);
             self.owed.entries.push_back(Entry::Search(search));
             return;
@@ -168,6 +189,7 @@ impl Session {
             }
         }
         self.owed.entries.push_back(Entry::Search(search));
+        let sent = self.time_safe(sent);
         self.forward_to_engine(out, sent);
     }
 
@@ -258,6 +280,9 @@ impl Session {
         match held {
             Some(own) => own.held = false,
             None => {
+                if self.release_held_bestmove(out, now) {
+                    return;
+                }
                 // After `stop`, the engine owes its `bestmove` at once: time it like `readyok`.
                 if command == UciCommand::Stop {
                     let mut owed = false;
@@ -283,20 +308,14 @@ impl Session {
         now: Instant,
     ) {
         let crlf = search.own.as_ref().is_some_and(|o| o.crlf);
-        let best = match search.own.as_ref().is_some_and(|o| o.no_move) {
-            true => "(none)",
-            false => "0000",
+        let best = match search.own.as_ref() {
+            Some(OwnAnswer { book: Some(m), .. }) => m.to_string(),
+            Some(OwnAnswer { no_move: true, .. }) => "(none)".to_owned(),
+            _ => "0000".to_owned(),
         };
         let end = if crlf { "\r\n" } else { "\n" };
         self.forward_to_gui(out, Bytes::from(format!("bestmove {best}{end}")));
-        self.record_search(
-            out,
-            search,
-            Some(best.to_owned()),
-            None,
-            Some(now),
-            Vec::new(),
-        );
+        self.record_search(out, search, Some(best), None, Some(now), Vec::new());
     }
 
     /// The position the engine's moves start from: the oldest search the engine owes a

@@ -1,5 +1,6 @@
 //! Session behaviour, by plain calls, split by topic.
 
+mod adapter;
 mod basic;
 mod chess960;
 mod engine_end;

@@ -1,0 +1,123 @@
+//! `fenguard wrap ENGINE [--name NAME] [--dir DIR] [-- ARGS...]`: makes `fenguard-NAME` (a
+//! symbolic link to this fenguard on Unix, a copy on Windows) and its profile
+//! `fenguard-NAME.toml` beside it (`[engine] command` = the engine's full path, `args`), and
+//! prints what to register in the GUI. NAME defaults to the engine's file name; DIR to the
+//! directory of this fenguard.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Options of `fenguard wrap`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WrapArgs {
+    /// The engine: a path, or a name looked up on PATH (and /usr/games, /usr/local/games).
+    #[arg(value_name = "ENGINE")]
+    pub engine: OsString,
+    /// The profile name: the executable is `fenguard-NAME`. Default: the engine's file name.
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Where the executable and its profile go. Default: the directory of this fenguard.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Replace an existing `fenguard-NAME` and profile.
+    #[arg(long)]
+    pub force: bool,
+    /// Arguments for the engine.
+    #[arg(last = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+/// Runs `fenguard wrap`; exit status 0, or 2 with a one-line message.
+pub fn run(args: &WrapArgs) -> ExitCode {
+    match wrap(args) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("fenguard wrap: {message}");
+            ExitCode::from(crate::proxy::EXIT_USAGE)
+        }
+    }
+}
+
+/// A TOML basic string.
+fn quoted(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+fn wrap(args: &WrapArgs) -> Result<String, String> {
+    let engine = crate::proxy::engine::resolve(&args.engine, std::env::var_os("PATH").as_deref())
+        .map_err(|e| e.to_string())?;
+    let engine = std::path::absolute(&engine).unwrap_or(engine);
+    let name = match &args.name {
+        Some(name) => name.clone(),
+        None => engine
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .ok_or_else(|| {
+                format!(
+                    "cannot name a profile after {}: give --name",
+                    engine.display()
+                )
+            })?
+            .to_owned(),
+    };
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(format!(
+            "bad profile name `{name}`: use letters, digits, `-`, `_`, `.`"
+        ));
+    }
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this fenguard: {e}"))?;
+    let dir = match &args.dir {
+        Some(dir) => dir.clone(),
+        None => me.parent().map(Path::to_path_buf).unwrap_or_default(),
+    };
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let exe = dir.join(format!("fenguard-{name}{}", std::env::consts::EXE_SUFFIX));
+    let profile = dir.join(format!("fenguard-{name}.toml"));
+    for path in [&exe, &profile] {
+        if (path.exists() || path.symlink_metadata().is_ok()) && !args.force {
+            return Err(format!("{} exists (--force replaces it)", path.display()));
+        }
+    }
+    let engine_text = engine
+        .to_str()
+        .ok_or_else(|| format!("engine path is not UTF-8: {}", engine.display()))?;
+    let list: Vec<String> = args.args.iter().map(|a| quoted(a)).collect();
+    let text = format!(
+        "# fenguard profile `{name}`: read by {} (any section of fenguard.toml may go here).\n[engine]\ncommand = {}\nargs = [{}]\n",
+        exe.display(),
+        quoted(engine_text),
+        list.join(", ")
+    );
+    let _ = std::fs::remove_file(&exe);
+    link(&me, &exe)?;
+    std::fs::write(&profile, text)
+        .map_err(|e| format!("cannot write {}: {e}", profile.display()))?;
+    Ok(format!(
+        "Register this in your GUI as the engine (no arguments needed):\n  {}\nProfile (engine {}): {}\n",
+        exe.display(),
+        engine.display(),
+        profile.display()
+    ))
+}
+
+#[cfg(unix)]
+fn link(me: &Path, exe: &Path) -> Result<(), String> {
+    std::os::unix::fs::symlink(me, exe)
+        .map_err(|e| format!("cannot link {} to {}: {e}", exe.display(), me.display()))
+}
+
+#[cfg(not(unix))]
+fn link(me: &Path, exe: &Path) -> Result<(), String> {
+    std::fs::copy(me, exe)
+        .map(|_| ())
+        .map_err(|e| format!("cannot copy {} to {}: {e}", me.display(), exe.display()))
+}

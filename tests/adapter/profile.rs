@@ -1,0 +1,122 @@
+//! Profiles by executable name and `fenguard wrap` (SPEC section 15): the linked name started
+//! with no arguments, as pychess's engine probe starts it (`uci`, read until `uciok`, `quit`).
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::common::{FAKE_ENGINE, FENGUARD, test_dir};
+
+/// pychess's probe: runs `exe` with no arguments, sends `uci`, reads until `uciok`, sends
+/// `quit`; the lines read, the exit status. The probe refuses an engine whose handshake holds
+/// `error`, `illegal` or `invalid`.
+fn probe(exe: &Path, home: &Path) -> (Vec<String>, std::process::ExitStatus) {
+    let mut child = Command::new(exe)
+        .env_remove("FENGUARD_CONFIG")
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start the wrapped fenguard");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"uci\n").unwrap();
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line == "uciok";
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    for word in ["error", "illegal", "invalid"] {
+        assert!(
+            !lines.iter().any(|l| l.to_lowercase().contains(word)),
+            "{word} in {lines:#?}"
+        );
+    }
+    (lines, status)
+}
+
+#[test]
+fn wrapped_name_started_without_arguments_gets_its_engine() {
+    let dir = test_dir("profile_wrap");
+    let out = Command::new(FENGUARD)
+        .args(["wrap", FAKE_ENGINE, "--name", "fake", "--dir"])
+        .arg(dir.join("bin"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exe = dir
+        .join("bin")
+        .join(format!("fenguard-fake{}", std::env::consts::EXE_SUFFIX));
+    assert!(text.contains(&exe.display().to_string()), "{text}");
+    let profile = std::fs::read_to_string(dir.join("bin/fenguard-fake.toml")).unwrap();
+    assert!(profile.contains(FAKE_ENGINE), "{profile}");
+    let (lines, status) = probe(&exe, &dir);
+    assert!(
+        lines.contains(&"id name FakeEngine".to_owned()),
+        "{lines:#?}"
+    );
+    assert!(status.success(), "{status:?}");
+    // A second wrap under the same name is refused, unless --force.
+    let again = Command::new(FENGUARD)
+        .args(["wrap", FAKE_ENGINE, "--name", "fake", "--dir"])
+        .arg(dir.join("bin"))
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn profile_section_of_the_config_directory_is_read_by_the_linked_name() {
+    let dir = test_dir("profile_section");
+    let conf = dir.join("config/fenguard");
+    std::fs::create_dir_all(&conf).unwrap();
+    let toml = format!(
+        "[engine]\ncommand = \"/nonexistent\"\n[profiles.sect.engine]\ncommand = \"{FAKE_ENGINE}\"\nid_name = \"Via Section\"\n"
+    );
+    std::fs::write(conf.join("fenguard.toml"), toml).unwrap();
+    let exe = dir.join("fenguard-sect");
+    std::os::unix::fs::symlink(FENGUARD, &exe).unwrap();
+    let (lines, status) = probe(&exe, &dir);
+    assert!(
+        lines.contains(&"id name Via Section".to_owned()),
+        "{lines:#?}"
+    );
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_linked_name_without_a_profile_says_where_it_looked() {
+    let dir = test_dir("profile_missing");
+    let exe = dir.join("fenguard-nothing");
+    std::os::unix::fs::symlink(FENGUARD, &exe).unwrap();
+    let out = Command::new(&exe)
+        .env_remove("FENGUARD_CONFIG")
+        .env("HOME", &dir)
+        .env_remove("XDG_CONFIG_HOME")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no profile `nothing`") && err.contains("fenguard-nothing.toml"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
