@@ -44,6 +44,8 @@ pub enum Command {
     Token(crate::token::TokenArgs),
     /// Make `fenguard-NAME` (link or copy) and its profile, for GUIs that cannot pass arguments.
     Wrap(crate::profile::WrapArgs),
+    /// The engine check-up for engine authors: UCI compliance, perft, hostile input, variants.
+    Doctor(crate::doctor::DoctorArgs),
 }
 
 /// Parses the command line and runs the chosen command; returns the process exit status.
@@ -58,6 +60,7 @@ pub fn main() -> ExitCode {
         Some(Command::Token(args)) => crate::token::run(&args),
         Some(Command::Replay(args)) => crate::replay::run(&args),
         Some(Command::Wrap(args)) => crate::profile::wrap::run(&args),
+        Some(Command::Doctor(args)) => crate::doctor::run(&args),
         None => crate::proxy::run(&cli.proxy),
     }
 }

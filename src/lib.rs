@@ -11,6 +11,7 @@
 //! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals; its
 //!   [`relay`](proxy::relay) and [`SessionSpec`](proxy::spec::SessionSpec) serve the daemon too.
 //! - [`check`]: the offline `fenguard check` command.
+//! - [`doctor`]: `fenguard doctor`, the engine check-up (a shell: it runs the engine itself).
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
 //! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
 //!   `net`: how both notice a peer that went away (keepalive, heartbeat).
@@ -25,6 +26,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod connect;
+pub mod doctor;
 pub mod fen;
 pub mod framing;
 pub mod logging;
