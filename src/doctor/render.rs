@@ -61,6 +61,23 @@ fn esc(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// The board of the first `position fen` line a transcript sent, as the session report
+/// draws it (`crate::view`), or `None` when there is none or it cannot be drawn.
+fn position_board(transcript: &[String]) -> Option<String> {
+    let line = transcript.iter().find(|l| l.contains("position fen "))?;
+    let fen = line.split("position fen ").nth(1)?;
+    let fen = fen.split(" moves").next().unwrap_or(fen).trim();
+    let files = fen.split(['/', ' ']).next().map_or(8, |rank| {
+        rank.chars()
+            .map(|c| c.to_digit(10).map_or(1, |d| d as usize))
+            .sum::<usize>()
+    });
+    let shape = crate::view::board::Shape::for_variant((files == 10).then_some("capablanca"));
+    let board = crate::view::board::Board::from_fen(fen, shape)?;
+    let marks = crate::view::marks::Marks::default();
+    Some(crate::view::html::figure(&board, &marks, fen))
+}
+
 /// One HTML page, no external resources: the engine, the summary, a table of the checks
 /// with each warn's and fail's transcript folded under it.
 pub fn html(report: &Report) -> String {
@@ -73,7 +90,8 @@ pub fn html(report: &Report) -> String {
 body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse;width:100%}}\
 td,th{{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}}\
 .pass{{color:#176c2f}}.warn{{color:#8a5a00}}.fail{{color:#b00020;font-weight:bold}}.skip{{color:#666}}\
-pre{{background:#f6f6f6;padding:6px;white-space:pre-wrap;margin:4px 0}}</style></head><body>\n"
+pre{{background:#f6f6f6;padding:6px;white-space:pre-wrap;margin:4px 0}}{}</style></head><body>\n",
+        crate::view::html::CSS
     );
     let _ = writeln!(
         s,
@@ -100,6 +118,11 @@ pre{{background:#f6f6f6;padding:6px;white-space:pre-wrap;margin:4px 0}}</style><
             esc(&c.id),
             esc(&c.detail)
         );
+        if c.status.name() != "pass"
+            && let Some(board) = position_board(&c.transcript)
+        {
+            s.push_str(&board);
+        }
         if !c.transcript.is_empty() {
             let _ = write!(
                 s,

@@ -61,7 +61,9 @@ pub struct Entry {
     pub body: String,
 }
 
-const CSS: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#fafafa;color:#222}\
+/// The report's style sheet (boards, marks, layout), for other pages that show boards
+/// (`fenguard doctor --format html`).
+pub const CSS: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#fafafa;color:#222}\
 header{position:sticky;top:0;background:#fff;border-bottom:1px solid #ccc;padding:6px 12px;z-index:1}\
 h1{font-size:18px;margin:0 0 4px}main{padding:8px 12px}\
 .rec{background:#fff;border:1px solid #ddd;border-left:6px solid #bbb;margin:6px 0;padding:6px 10px;content-visibility:auto;contain-intrinsic-size:auto 120px}\

@@ -221,6 +221,8 @@ fn html_report_is_one_self_contained_page() {
     assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
     assert!(html.contains("<td class=\"fail\">fail</td><td><code>movegen.perft-kiwipete</code>"));
     assert!(html.trim_end().ends_with("</html>"));
+    // The failing position (Kiwipete) is drawn as the session report draws boards.
+    assert!(html.contains("<svg class=\"board\""), "no board: {html}");
     assert!(
         !html.contains("src=") && !html.contains("http"),
         "external resources"
