@@ -135,6 +135,10 @@ else
     skip fairy-stockfish scripts/variant_games.py
     skip fairy-stockfish scripts/variant10_games.py
 fi
+# The HTML report in a real browser (issue 19): a Stockfish session and a capablanca session
+# through fenguard, `fenguard log --html` and `check --html` rendered by headless Chromium, the
+# DOM and html.parser checks; prints `N passed, M failed` (fails under CI without Chromium).
+run html-report python3 scripts/html_report_check.py --fenguard target/debug/fenguard
 # The summary: skips by what was missing (a test that skips twice counts once), then every
 # check's counts, then the total.
 sort -u "$FENGUARD_SKIP_LOG" > "$OUT/skips-unique"

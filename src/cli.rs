@@ -56,6 +56,8 @@ pub enum Command {
     Token(crate::token::TokenArgs),
     /// Make `fenguard-NAME` (link or copy) and its profile, for GUIs that cannot pass arguments.
     Wrap(crate::profile::WrapArgs),
+    /// The engine check-up for engine authors: UCI compliance, perft, hostile input, variants.
+    Doctor(crate::doctor::DoctorArgs),
     /// Man pages, shell completions and the diagnostics reference, for packages (hidden).
     #[command(hide = true)]
     Generate(crate::generate::GenerateArgs),
@@ -73,6 +75,7 @@ pub fn main() -> ExitCode {
         Some(Command::Token(args)) => crate::token::run(&args),
         Some(Command::Replay(args)) => crate::replay::run(&args),
         Some(Command::Wrap(args)) => crate::profile::wrap::run(&args),
+        Some(Command::Doctor(args)) => crate::doctor::run(&args),
         Some(Command::Generate(args)) => crate::generate::run(&args, Cli::command()),
         None => crate::proxy::run(&cli.proxy),
     }

@@ -11,11 +11,13 @@
 //! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals; its
 //!   [`relay`](proxy::relay) and [`SessionSpec`](proxy::spec::SessionSpec) serve the daemon too.
 //! - [`check`]: the offline `fenguard check` command.
+//! - [`doctor`]: `fenguard doctor`, the engine check-up (a shell: it runs the engine itself).
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
 //! - [`generate`]: man pages, completions and the diagnostics reference (hidden command).
 //! - [`serve`], [`connect`], [`token`]: the daemon, its stdio client and its access tokens;
 //!   `net`: how both notice a peer that went away (keepalive, heartbeat).
 //! - [`replay`]: `fenguard replay`, a logged session sent again to an engine (a shell).
+//! - [`view`]: boards drawn from FENs for the terminal, SVG and the HTML report (no I/O).
 //! - [`variant`]: which rules a game is played under (SPEC section 10).
 //! - [`provide`]: `fenguard provide` for lichess's external-engine API (issue 18); so far its
 //!   pure part, what a broker job becomes on the engine's side.
@@ -25,6 +27,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod connect;
+pub mod doctor;
 pub mod fen;
 pub mod framing;
 pub mod generate;
@@ -44,3 +47,4 @@ pub mod session;
 pub mod token;
 pub mod uci;
 pub mod variant;
+pub mod view;

@@ -43,9 +43,25 @@
 //!   UCI's rule that the search ends only at `stop` / `ponderhit`; those then get no answer.
 //! - `hang-on-go`: a `go` (not `go perft`) makes it stop reading and sleep for ever (a search
 //!   that hangs the engine; `quit` is not read either).
+//! - `uci-blank-line`: a blank line after `id author` in the answer to `uci`.
+//! - `movetime-overshoot`: `go movetime N` is answered after N + 1000 ms.
+//! - `perft-wrong` (rules mode): `go perft` leaves out `a2a3` in Kiwipete after `e1g1 e8c8`, so
+//!   perft 3 from Kiwipete is one short.
+//! - `crash-no-kings` (rules mode): aborts on a `position fen` whose board lacks a king.
+//!
+//! `FAKE_ENGINE_RULES=1` is the rules mode (`fake/rules.rs`): `position` is read with
+//! fenguard's rules (chess; Chess960 after `setoption name UCI_Chess960 value true`), `go` is
+//! answered with one `info` line and a legal `bestmove ... ponder ...` (a mate in one when
+//! there is one; `searchmoves` kept), an invalid position or move list with `info string
+//! error: ...` and `bestmove 0000`, and `go perft N` with a correct divide and count: a
+//! well-behaved engine for `fenguard doctor`'s tests, whose deliberate faults are then all it
+//! reports.
 
 use std::io::{BufRead as _, Write};
 use std::time::Duration;
+
+#[path = "fake/rules.rs"]
+mod rules;
 
 fn main() {
     let mut record = std::env::var_os("FAKE_ENGINE_RECORD").and_then(|path| {
@@ -71,7 +87,12 @@ fn main() {
         faults: std::env::var("FAKE_ENGINE_FAULTS")
             .map(|v| v.split(',').map(str::to_owned).collect())
             .unwrap_or_default(),
+        board: None,
+        pending: String::new(),
     };
+    if std::env::var("FAKE_ENGINE_RULES").is_ok_and(|v| v == "1") {
+        state.board = Some(rules::Board::new(&state.faults));
+    }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut line = Vec::new();
@@ -105,6 +126,10 @@ struct State {
     fatal_option: Option<String>,
     /// The deliberate faults of `FAKE_ENGINE_FAULTS`, by name.
     faults: Vec<String>,
+    /// The rules mode's position (`FAKE_ENGINE_RULES=1`).
+    board: Option<rules::Board>,
+    /// The answer a waiting search gives at `stop` / `ponderhit`.
+    pending: String,
 }
 
 impl State {
@@ -148,6 +173,9 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
                     writeln!(out, "{extra}")?;
                 }
                 writeln!(out, "{line}")?;
+                if line.starts_with("id author") && state.has_fault("uci-blank-line") {
+                    writeln!(out)?;
+                }
             }
             if state.uci_lines.is_some() {
                 out.flush()?;
@@ -165,6 +193,10 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
             let words: Vec<&str> = rest.split_whitespace().collect();
             if let Some(i) = words.iter().position(|w| *w == "perft") {
                 let nodes = words.get(i + 1).copied().unwrap_or("0");
+                if let Some(board) = &state.board {
+                    let depth = nodes.parse().unwrap_or(1);
+                    return out.write_all(board.perft(depth).as_bytes());
+                }
                 return write!(out, "a2a3: 1\n\nNodes searched: {nodes}\n\n");
             }
             if state.has_fault("hang-on-go") {
@@ -173,6 +205,20 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
                     std::thread::sleep(Duration::from_secs(3600));
                 }
             }
+            state.pending = match &state.board {
+                Some(board) => {
+                    let from = words.iter().position(|w| *w == "searchmoves");
+                    let moves = from.map_or(&[][..], |i| &words[i + 1..]);
+                    board.answer(moves)
+                }
+                None => format!("bestmove {bestmove}\n"),
+            };
+            if let Some(i) = words.iter().position(|w| *w == "movetime")
+                && state.has_fault("movetime-overshoot")
+            {
+                let ms: u64 = words.get(i + 1).and_then(|t| t.parse().ok()).unwrap_or(0);
+                std::thread::sleep(Duration::from_millis(ms + 1000));
+            }
             state.waiting = words.contains(&"infinite") || words.contains(&"ponder");
             if state.waiting && state.has_fault("ponder-early") {
                 state.waiting = false;
@@ -180,11 +226,18 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
             if state.waiting {
                 return Ok(());
             }
-            writeln!(out, "bestmove {bestmove}")
+            out.write_all(state.pending.as_bytes())
         }
         "stop" | "ponderhit" if state.waiting => {
             state.waiting = false;
-            writeln!(out, "bestmove {bestmove}")
+            out.write_all(state.pending.as_bytes())
+        }
+        "position" if state.board.is_some() => {
+            let refused = state.board.as_mut().and_then(|b| b.position(line));
+            match refused {
+                Some(why) => writeln!(out, "info string error: {why}"),
+                None => Ok(()),
+            }
         }
         "ignore" => {
             state.ignored.push(rest.to_owned());
@@ -195,6 +248,9 @@ fn answer(line: &[u8], state: &mut State, out: &mut impl Write) -> std::io::Resu
             let (name, value) = body.split_once(" value ").unwrap_or((body, ""));
             if state.fatal_option.as_deref() == Some(name) {
                 std::process::exit(1);
+            }
+            if let Some(board) = &mut state.board {
+                board.set_option(name, value);
             }
             state.options.retain(|(n, _)| n != name);
             state.options.push((name.to_owned(), value.to_owned()));

@@ -1,6 +1,8 @@
 //! The offline `fenguard check` command: lint and normalize FENs from
 //! arguments, `--file F`, or standard input (`-`), streaming through buffers.
 
+mod boards;
+mod html;
 mod output;
 mod variant;
 
@@ -48,6 +50,9 @@ pub struct CheckArgs {
     /// `--variant NAME` and its debug outputs.
     #[command(flatten)]
     pub variant: VariantArgs,
+    /// `--board`, `--color`, `--unicode`, `--html`.
+    #[command(flatten)]
+    pub view: crate::view::ViewArgs,
 }
 
 /// `fenguard check --variant NAME` (SPEC section 10) and the 10x8 debug outputs the
@@ -122,6 +127,10 @@ pub(crate) struct Settings {
     pub ep: EpMode,
     pub repair: bool,
     pub options: Options,
+    /// `--board` (human format).
+    pub board: crate::view::BoardWhen,
+    /// Colour and Unicode of boards and carets.
+    pub style: crate::view::Style,
 }
 
 impl From<&CheckArgs> for Settings {
@@ -142,6 +151,8 @@ impl From<&CheckArgs> for Settings {
                 chess960_allowed: !args.standard,
                 ..Options::default()
             },
+            board: args.view.board,
+            style: process_style(&args.view),
         }
     }
 }
@@ -149,6 +160,9 @@ impl From<&CheckArgs> for Settings {
 /// Runs `fenguard check`; exit status 0 all valid (or repaired, with `--repair`), 1 some
 /// invalid, 2 usage or I/O error.
 pub fn run(args: CheckArgs) -> ExitCode {
+    if args.view.html {
+        return html::run(&args);
+    }
     if let Some(status) = variant::run(&args) {
         return status;
     }
@@ -176,6 +190,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The board style of this process: `--color` and `--unicode` against whether standard
+/// output is a terminal and `NO_COLOR` (SPEC section 14).
+pub fn process_style(view: &crate::view::ViewArgs) -> crate::view::Style {
+    use std::io::IsTerminal as _;
+    view.style(
+        io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    )
 }
 
 /// Checks one line (without its line end; at most [`MAX_LINE`] + 2 of its bytes kept) given

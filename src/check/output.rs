@@ -149,18 +149,28 @@ impl Checker {
                 out.write_all(b"\n")
             }
             Format::Human => {
+                let fen = fen.map(|f| f.to_string());
                 write_human_block(
                     out,
                     self.line_number,
                     (analysis.is_valid(), repaired.is_some()),
-                    fen,
+                    fen.as_deref(),
                     input,
                     analysis.diagnostics(),
+                    self.settings.style.color,
                 )?;
-                match standard {
-                    Some(s) => s.write_human(out),
-                    None => Ok(()),
+                if let Some(s) = standard {
+                    s.write_human(out)?;
                 }
+                super::boards::write_boards(
+                    out,
+                    &self.settings,
+                    crate::view::Shape::EIGHT,
+                    input,
+                    analysis.diagnostics(),
+                    fen.as_deref(),
+                    repaired.is_some(),
+                )
             }
         }
     }
@@ -335,6 +345,7 @@ pub(crate) fn write_human_block(
     fen: Option<impl std::fmt::Display>,
     input: &[u8],
     diagnostics: &[Diagnostic],
+    color: bool,
 ) -> io::Result<()> {
     let status = match verdict {
         (true, _) => "valid",
@@ -346,14 +357,26 @@ pub(crate) fn write_human_block(
         None => writeln!(out, "line {line_number}: {status}")?,
     }
     for d in diagnostics {
-        write_human(input, d, out)?;
+        write_human(input, d, out, color)?;
     }
     Ok(())
 }
 
-/// `  error[code]: message`, then the input with carets under the span, then the fix.
-pub(crate) fn write_human(input: &[u8], d: &Diagnostic, out: &mut impl Write) -> io::Result<()> {
-    writeln!(out, "  {d}")?;
+/// `  error[code]: message`, then the input with carets under the span, then the fix; with
+/// `color`, the heading and the carets in the severity's colour (ANSI).
+pub(crate) fn write_human(
+    input: &[u8],
+    d: &Diagnostic,
+    out: &mut impl Write,
+    color: bool,
+) -> io::Result<()> {
+    let (on, off) = match (color, d.severity) {
+        (false, _) => ("", ""),
+        (true, Severity::Error) => ("\x1b[1;31m", "\x1b[0m"),
+        (true, Severity::Warning) => ("\x1b[1;33m", "\x1b[0m"),
+        (true, Severity::Note) => ("\x1b[1;36m", "\x1b[0m"),
+    };
+    writeln!(out, "  {on}{}[{}]{off}: {}", d.severity, d.code, d.message)?;
     if let Some(span) = &d.span {
         let shown: String = String::from_utf8_lossy(input)
             .chars()
@@ -367,7 +390,12 @@ pub(crate) fn write_human(input: &[u8], d: &Diagnostic, out: &mut impl Write) ->
             .count()
             .max(1);
         writeln!(out, "   | {shown}")?;
-        writeln!(out, "   | {}{}", " ".repeat(column), "^".repeat(width))?;
+        writeln!(
+            out,
+            "   | {}{on}{}{off}",
+            " ".repeat(column),
+            "^".repeat(width)
+        )?;
     }
     if let Some(fix) = &d.fix {
         writeln!(out, "   = fix: {fix}")?;

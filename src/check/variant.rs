@@ -144,7 +144,9 @@ impl VariantChecker {
                     fen.as_deref(),
                     input,
                     &v.diagnostics,
+                    self.settings.style.color,
                 )?;
+                self.boards(input, &v, fen.as_deref(), out)?;
                 self.moves_line8(&v, out)
             }
             (Format::Human, false) => self.human8(input, &v, fen.as_deref(), out),
@@ -210,9 +212,29 @@ impl VariantChecker {
             None => writeln!(out, "line {n} ({variant}): {status}")?,
         }
         for d in &v.diagnostics {
-            write_human(input, d, out)?;
+            write_human(input, d, out, self.settings.style.color)?;
         }
+        self.boards(input, v, fen, out)?;
         self.moves_line8(v, out)
+    }
+
+    /// The board block under a line's human output (SPEC section 14).
+    fn boards<W: Write>(
+        &self,
+        input: &[u8],
+        v: &Verdict,
+        fen: Option<&str>,
+        out: &mut W,
+    ) -> io::Result<()> {
+        super::boards::write_boards(
+            out,
+            &self.settings,
+            crate::view::Shape::for_variant(Some(&self.name)),
+            input,
+            &v.diagnostics,
+            fen,
+            v.repaired,
+        )
     }
 
     /// `moves: ...` after a line's fen or human output, with `--legal-moves`.

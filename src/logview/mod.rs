@@ -13,7 +13,9 @@
 
 pub mod expand;
 pub mod follow;
+mod html;
 pub mod pgn;
+pub mod position;
 mod show;
 
 use std::io;
@@ -71,7 +73,13 @@ pub struct LogArgs {
     /// not split a game).
     #[arg(long)]
     pub pgn: bool,
+    /// `--board`, `--color`, `--unicode` (human format) and `--html` (the session report).
+    #[command(flatten)]
+    pub view: crate::view::ViewArgs,
 }
+
+/// How many recent `position` records `fenguard log` keeps to draw searches on.
+const RECENT_POSITIONS: usize = 64;
 
 /// Exit status for bad arguments, an unreadable file or an unwritable output.
 const EXIT_USAGE: u8 = 2;
@@ -127,6 +135,9 @@ pub fn run(args: LogArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    if args.view.html {
+        return html::run(&args, &path);
+    }
     match view(&args, &path, &mut io::stdout().lock()) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(1),
@@ -148,6 +159,18 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
     let mut games = Games::default();
     let mut bad = 0;
     let mut number = 0;
+    let boards = show::Boards {
+        when: args.view.board,
+        style: crate::check::process_style(&args.view),
+    };
+    // The last position records read (any session): the boards searches are drawn on.
+    let mut positions: std::collections::VecDeque<Value> = std::collections::VecDeque::new();
+    let keep = |record: Value, positions: &mut std::collections::VecDeque<Value>| {
+        if positions.len() == RECENT_POSITIONS {
+            positions.pop_front();
+        }
+        positions.push_back(record);
+    };
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -174,11 +197,24 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
             return Ok(());
         }
         if !args.matches(&record) {
+            if record["kind"] == "position" {
+                keep(record, &mut positions);
+            }
             return Ok(());
         }
         match args.format.as_str() {
             "json" => writeln!(out, "{record}")?,
-            _ => show::human(out, &name, number, &record)?,
+            _ => {
+                let position = positions.iter().rev().find(|p| {
+                    record["kind"] == "search"
+                        && p["session"] == record["session"]
+                        && p["seq"] == record["position_seq"]
+                });
+                show::human(out, (&name, number), &record, boards, position)?;
+            }
+        }
+        if record["kind"] == "position" {
+            keep(record, &mut positions);
         }
         if args.follow {
             out.flush()?;

@@ -201,6 +201,8 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
     let mut spec = SessionSpec::load(&args.shell)?;
     // SPEC 12: provide's sessions take UCI commands only.
     spec.config.guard.commands = Commands::Uci;
+    // Analysis asks the engine: an opening book's move has no score to show on the board.
+    spec.book = None;
     let plan = plan(&spec)?;
     let logs = init(&spec.log_settings(false));
     tracing::info!("fenguard {} provide starting", env!("CARGO_PKG_VERSION"));

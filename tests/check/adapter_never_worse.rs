@@ -116,7 +116,7 @@ fn check_gives_both_verdicts_when_the_mode_decides() {
         serde_json::json!(["castling-needs-chess960"]),
         "{v}"
     );
-    let o = check(&[fen], "");
+    let o = check(&["--board", "never", fen], "");
     assert_eq!(
         stdout(&o),
         "line 1: valid: r3k2r/8/8/8/8/8/8/R3K1R1 w Kkq - 0 1\n  in a standard game \
@@ -125,7 +125,11 @@ fn check_gives_both_verdicts_when_the_mode_decides() {
     );
     // Four rights of one kind name their code once.
     let o = check(
-        &["1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1"],
+        &[
+            "--board",
+            "never",
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+        ],
         "",
     );
     assert!(

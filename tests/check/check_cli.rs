@@ -126,7 +126,7 @@ fn standard_rejects_a_right_only_chess960_allows() {
 
 #[test]
 fn human_format_puts_carets_under_the_fault() {
-    let o = check(&["4k3/8/9/8/8/8/8/4K3 w - - 0 1"], "");
+    let o = check(&["--board", "never", "4k3/8/9/8/8/8/8/4K3 w - - 0 1"], "");
     assert_eq!(
         stdout(&o),
         "line 1: invalid\n  error[rank-too-long]: rank 6 has 9 squares, expected 8\n   | 4k3/8/9/8/8/8/8/4K3 w - - 0 1\n   |       ^\n"

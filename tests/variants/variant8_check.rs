@@ -99,7 +99,7 @@ fn repair_drops_antichess_castling_rights_and_exits_0() {
 #[test]
 fn human_format_puts_carets_under_a_racing_kings_check() {
     let input = "8/8/8/8/8/8/k6R/7K b - - 0 1";
-    let o = check(&["--variant", "racingkings", input], "");
+    let o = check(&["--variant", "racingkings", "--board", "never", input], "");
     assert_eq!(o.status.code(), Some(1));
     let text = stdout(&o);
     assert!(

@@ -1,0 +1,256 @@
+//! Group 3, move generation: `go perft N` (Stockfish's and Fairy-Stockfish's spelling) on a
+//! suite of positions compared with [`crate::rules::perft`]; a difference is divided down to
+//! the move that is wrong. An engine without perft has its `bestmove` and `pv` checked over
+//! the suite instead. Also used by the Chess960 and variant groups.
+
+use std::time::Duration;
+
+use super::cases::{CHESS_PERFT, SuitePosition, chess_suite};
+use super::driver::Ctx;
+use super::judge::{bestmove_errors, compare_divide, divide, parse_perft, pv_error};
+use super::report::{CheckResult, Status};
+use crate::rules::{Game, GameRules};
+use crate::uci::Notation;
+
+/// Whether the engine answers `go perft 1` from the start position with `Nodes searched: 20`.
+/// An engine that reads it as a plain `go` is stopped.
+pub fn detect_perft(ctx: &mut Ctx) -> bool {
+    ctx.engine.send(b"position startpos");
+    ctx.engine.send(b"go perft 1");
+    let r = ctx.engine.read_until(Duration::from_secs(3), |l| {
+        l.starts_with(b"Nodes searched") || crate::uci::command_word(l) == b"bestmove"
+    });
+    let found = r
+        .last()
+        .is_some_and(|l| l.line.starts_with(b"Nodes searched"));
+    if !found {
+        if !r.matched {
+            ctx.engine.send(b"stop");
+            let _ = ctx
+                .engine
+                .read_until_word(Duration::from_secs(5), "bestmove");
+        }
+        ctx.fresh(&[]);
+    }
+    let _ = ctx.engine.take_transcript();
+    found
+}
+
+/// Runs the group: perft over the chess suite, or the bestmove check without perft.
+pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
+    ctx.step("movegen.perft");
+    ctx.fresh(&[]);
+    let perft = detect_perft(ctx);
+    ctx.perft = perft;
+    let suite = chess_suite(&CHESS_PERFT, false);
+    let depth = ctx.limits.perft_depth;
+    let mut out = Vec::new();
+    if perft {
+        for p in &suite {
+            let r = perft_check(
+                ctx,
+                "movegen",
+                &format!("perft-{}", p.name),
+                p,
+                depth,
+                Notation::Standard,
+            );
+            out.push(r);
+        }
+    } else {
+        out.push(CheckResult::new(
+            "movegen",
+            "perft",
+            Status::Skip,
+            "no `go perft N` (read as a plain `go`): bestmove and pv legality checked instead",
+        ));
+        out.push(legality_check(
+            ctx,
+            "movegen",
+            "bestmove-legal",
+            &suite,
+            Notation::Standard,
+        ));
+    }
+    out
+}
+
+/// `go perft depth` from `p`, compared; a difference divided down to the wrong move.
+pub fn perft_check(
+    ctx: &mut Ctx,
+    group: &'static str,
+    name: &str,
+    p: &SuitePosition,
+    depth: u32,
+    notation: Notation,
+) -> CheckResult {
+    ctx.step(&format!("{group}.{name}"));
+    let ours = divide(&p.game, depth, notation);
+    let expected: u64 = ours.iter().map(|(_, n)| n).sum();
+    let Some(theirs) = engine_perft(ctx, &p.line, depth) else {
+        let detail = if ctx.engine.ended() {
+            let how = ctx.exit_text();
+            format!("the engine ended on `go perft {depth}` ({how})")
+        } else {
+            format!("no `Nodes searched` for `go perft {depth}`")
+        };
+        let r = ctx.finish(CheckResult::new(group, name, Status::Fail, detail));
+        ctx.fresh(&[]);
+        return r;
+    };
+    let total = theirs.total.unwrap_or(0);
+    let written = compare_divide(&p.game, notation, &ours, &theirs.divide).notation;
+    if total == expected && !written.is_empty() {
+        let shown: Vec<String> = written
+            .iter()
+            .map(|(t, o)| format!("`{t}` for `{o}`"))
+            .collect();
+        let detail = format!(
+            "perft {depth} = {expected}, but moves written in the wrong notation: {}",
+            shown.join(", ")
+        );
+        return ctx.finish(CheckResult::new(group, name, Status::Fail, detail));
+    }
+    if total == expected {
+        let _ = ctx.engine.take_transcript();
+        return CheckResult::new(
+            group,
+            name,
+            Status::Pass,
+            format!("perft {depth} = {expected}"),
+        );
+    }
+    let mut detail = format!(
+        "perft {depth} of `{}`: the engine counts {total}, fenguard {expected}",
+        p.line
+    );
+    detail.push_str(&divide_down(ctx, p, depth, notation, theirs.divide));
+    ctx.finish(CheckResult::new(group, name, Status::Fail, detail))
+}
+
+/// The engine's `go perft depth` after `position`.
+fn engine_perft(ctx: &mut Ctx, position: &str, depth: u32) -> Option<super::judge::PerftOutput> {
+    ctx.engine.send(position.as_bytes());
+    ctx.engine.send(format!("go perft {depth}").as_bytes());
+    let limit = ctx.limits.search;
+    let r = ctx
+        .engine
+        .read_until(limit, |l| l.starts_with(b"Nodes searched"));
+    if !r.matched {
+        return None;
+    }
+    let lines: Vec<String> = r.lines.iter().map(|l| l.text()).collect();
+    Some(parse_perft(&lines))
+}
+
+/// Follows the first move whose count differs down to depth 1, where the move lists differ.
+fn divide_down(
+    ctx: &mut Ctx,
+    p: &SuitePosition,
+    depth: u32,
+    notation: Notation,
+    first: Vec<(String, u64)>,
+) -> String {
+    let mut game: Game = p.game.clone();
+    let mut line = p.line.clone();
+    let mut path: Vec<String> = Vec::new();
+    let mut theirs = first;
+    let mut d = depth;
+    loop {
+        let ours = divide(&game, d, notation);
+        let diff = compare_divide(&game, notation, &ours, &theirs);
+        let at = if path.is_empty() {
+            "at the root".to_owned()
+        } else {
+            format!("after `{}`", path.join(" "))
+        };
+        if !diff.notation.is_empty() {
+            let shown: Vec<String> = diff
+                .notation
+                .iter()
+                .map(|(t, o)| format!("`{t}` for `{o}`"))
+                .collect();
+            return format!(
+                "; {at}: moves written in the wrong notation: {}",
+                shown.join(", ")
+            );
+        }
+        if !diff.missing.is_empty() || !diff.extra.is_empty() || d == 1 {
+            let mut s = format!("; {at} ({}):", game.message_fen());
+            if !diff.missing.is_empty() {
+                s.push_str(&format!(" missing {}", diff.missing.join(" ")));
+            }
+            if !diff.extra.is_empty() {
+                s.push_str(&format!(" extra (illegal) {}", diff.extra.join(" ")));
+            }
+            for (m, o, e) in diff.wrong.iter().take(3) {
+                s.push_str(&format!(" `{m}`: {e} instead of {o}"));
+            }
+            return s;
+        }
+        let Some((mv, _, _)) = diff.wrong.first().cloned() else {
+            return format!("; {at}: the divide agrees but the totals differ");
+        };
+        let Ok(reading) = game.read(mv.as_bytes(), notation) else {
+            return String::new();
+        };
+        game.play(reading.mv);
+        path.push(mv.clone());
+        line = if line.contains(" moves ") {
+            format!("{line} {mv}")
+        } else {
+            format!("{line} moves {mv}")
+        };
+        d -= 1;
+        match engine_perft(ctx, &line, d) {
+            Some(t) => theirs = t.divide,
+            None => return format!("; the engine gave no perft after `{}`", path.join(" ")),
+        }
+    }
+}
+
+/// Without perft: a short search from each suite position; every `bestmove` and `pv` legal.
+pub fn legality_check(
+    ctx: &mut Ctx,
+    group: &'static str,
+    name: &str,
+    suite: &[SuitePosition],
+    notation: Notation,
+) -> CheckResult {
+    ctx.step(&format!("{group}.{name}"));
+    let mut problems = Vec::new();
+    for p in suite {
+        let s = ctx.search(&p.line, "go depth 3", ctx.limits.search);
+        match &s.bestmove {
+            None if s.ended => {
+                problems.push(format!("ended on `{}` ({})", p.line, ctx.exit_text()));
+                ctx.fresh(&[]);
+            }
+            None => {
+                problems.push(format!("no bestmove for `{}`", p.line));
+                ctx.engine.send(b"stop");
+                let _ = ctx
+                    .engine
+                    .read_until_word(Duration::from_secs(2), "bestmove");
+            }
+            Some(b) => {
+                problems.extend(bestmove_errors(b.as_bytes(), &p.game, notation));
+                for l in s.infos() {
+                    problems.extend(pv_error(&l.line, &p.game, notation));
+                }
+            }
+        }
+    }
+    let r = if problems.is_empty() {
+        CheckResult::new(
+            group,
+            name,
+            Status::Pass,
+            format!("legal bestmove and pv in {} positions", suite.len()),
+        )
+    } else {
+        problems.truncate(6);
+        CheckResult::new(group, name, Status::Fail, problems.join("; "))
+    };
+    ctx.finish(r)
+}
