@@ -42,7 +42,7 @@ use report::{CheckResult, EngineInfo, Report, Status};
 pub enum Format {
     /// The report card.
     Text,
-    /// SPEC 14's JSON: `{"engine", "checks", "summary"}`.
+    /// One JSON object: `{"engine", "checks", "summary"}`.
     Json,
     /// One self-contained HTML page.
     Html,
