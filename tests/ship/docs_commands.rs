@@ -33,6 +33,10 @@ const PAGES: &[&str] = &[
     "docs/architecture.md",
     "docs/testing.md",
     "docs/benchmarks.md",
+    "docs/debugging.md",
+    "docs/adapter.md",
+    "docs/replay.md",
+    "docs/doctor.md",
 ];
 
 /// A command of a page: where it is, the line to run, the exit status it should give.
