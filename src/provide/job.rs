@@ -18,10 +18,11 @@
 //! ignores) finds out whether the broker still listens: a requester who left closes the
 //! stream, and the search is stopped.
 //!
-//! A search that hangs while the requester stays is found two ways: an engine silent for
-//! [`SILENCE`] is sent `isready` (the session times its `readyok` and restarts a hung engine,
-//! answering the search itself), and a `movetime` search still running [`overrun`] after its
-//! time is sent `stop` (the session answers a `bestmove` the engine then owes).
+//! A search that hangs while the requester stays is stopped: a `movetime` search still running
+//! [`overrun`] after its time, and any search whose engine has been silent for
+//! [`JobContext::silence`]. The session then times the `bestmove` the engine owes and answers
+//! it itself for a hung engine (killing it). `stop`, not `isready`: some engines (Glaurung 2.2)
+//! never answer `isready` during a search, and the session would kill them as hung.
 
 use std::collections::VecDeque;
 use std::io::Read;
@@ -35,9 +36,6 @@ use crate::uci::broker::{BrokerLine, broker_info, check_line};
 
 /// How long the stream may stay silent before an empty line probes the connection.
 pub const PROBE: Duration = Duration::from_millis(500);
-
-/// How long a searching engine may stay silent before `isready` asks whether it still reads.
-pub const SILENCE: Duration = Duration::from_secs(5);
 
 /// How long a stopped search may take to answer `bestmove` (the session answers one itself
 /// when the engine hangs, within `engine.ping_timeout_ms`).
@@ -112,6 +110,9 @@ pub struct JobContext<'a> {
     /// How long the engine may take to answer an `isready` while the job is set up (the
     /// session's `engine.startup_timeout_ms`, its patience after a `setoption`).
     pub setup: Duration,
+    /// How long a searching engine may stay silent before its search is stopped (six times
+    /// the session's `engine.ping_timeout_ms`: a minute by default).
+    pub silence: Duration,
 }
 
 /// Runs `job` on `link` (whose options `state` remembers) and streams its answers. `link` is
@@ -308,31 +309,30 @@ impl JobStream<'_> {
         }
     }
 
-    /// One step of the search: stops it when a newer job came or its movetime is long past,
-    /// asks a silent engine `isready`, and waits [`PROBE`] for a line.
+    /// One step of the search: stops it when a newer job came, its movetime is long past or
+    /// the engine has been silent too long, and waits [`PROBE`] for a line.
     fn search(&mut self, since: Instant) {
         let superseded = self.ctx.acquired.0.load(Ordering::SeqCst) > self.ctx.acquired.1;
         let overdue = self
             .movetime
             .is_some_and(|t| since.elapsed() >= t + overrun(t));
-        if !self.stop_sent && (superseded || overdue) {
-            // A newer job came (its `stop` may have reached the engine before this `go`), or
-            // the search outlived its movetime.
+        let silent = self.last_heard.elapsed() >= self.ctx.silence;
+        if !self.stop_sent && (superseded || overdue || silent) {
+            // A newer job came (its `stop` may have reached the engine before this `go`), the
+            // search outlived its movetime, or the engine fell silent.
             if overdue {
                 tracing::warn!("the search outlived its movetime: stop");
+            } else if silent {
+                tracing::warn!(
+                    "the engine was silent for {} ms in a search: stop",
+                    self.ctx.silence.as_millis()
+                );
             }
             self.stop_sent = true;
             if self.engine.send("stop").is_err() {
                 self.ended = Some(Ended::Gone);
                 return;
             }
-        }
-        if self.last_heard.elapsed() >= SILENCE && self.engine.owed_readyok() == 0 {
-            if self.engine.send("isready").is_err() {
-                self.ended = Some(Ended::Gone);
-                return;
-            }
-            self.last_heard = Instant::now();
         }
         match self.engine.line_within(PROBE) {
             Ok(Some(line)) => {

@@ -189,16 +189,15 @@ impl Worker {
             .unwrap_or_else(PoisonError::into_inner) = Some(job.id.clone());
         let active = Active::new(JOBS_ACTIVE);
         tracing::info!("worker {}: job {}", self.maker.sid, job.id);
+        let limits = &self.maker.spec.config.engine;
         let ctx = JobContext {
             lichess: &self.lichess,
             caps: self.caps,
             variants: &self.variants,
             acquired: (&shared.acquired, seq),
             shutdown: &shared.shutdown,
-            setup: {
-                let engine = &self.maker.spec.config.engine;
-                Duration::from_millis(engine.startup_timeout_ms.max(engine.ping_timeout_ms))
-            },
+            setup: Duration::from_millis(limits.startup_timeout_ms.max(limits.ping_timeout_ms)),
+            silence: Duration::from_millis(limits.ping_timeout_ms.saturating_mul(6)),
         };
         let result = job::run(&ctx, engine, state, job, acquired);
         drop(active);

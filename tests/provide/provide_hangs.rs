@@ -75,8 +75,10 @@ fn a_search_that_outlives_its_movetime_is_stopped_and_answered() {
 }
 
 #[test]
-fn a_silent_depth_search_is_asked_isready_and_goes_on_while_the_engine_answers() {
-    // The fake engine ignores `go` and `stop` but answers `isready`: alive, searching.
+fn a_silent_depth_search_is_stopped_and_never_asked_isready() {
+    // The fake engine ignores `go` and `stop`: silent, though it still reads. After six ping
+    // timeouts (6 s here) the search is stopped; the session then answers the bestmove the
+    // engine owes. `isready` is never sent: Glaurung 2.2 does not answer it while searching.
     let mock = Mock::start(1.0);
     let dir = crate::common::test_dir("provide_silent_search");
     let record = dir.join("engine-input").display().to_string();
@@ -87,24 +89,30 @@ fn a_silent_depth_search_is_asked_isready_and_goes_on_while_the_engine_answers()
             ("FAKE_ENGINE_RECORD", &record),
         ],
     );
-    let _provider = Provider::start(&mock, &setup);
+    let provider = Provider::start(&mock, &setup);
+    let t = Instant::now();
     let key = mock.enqueue(
         "fenguard-test",
         &work("s1", json!({"depth": 30}), START, &[]),
         &json!({}),
     );
-    std::thread::sleep(Duration::from_secs(7));
+    let job = mock.wait(&key, "ended", 30);
+    assert!(
+        t.elapsed() >= Duration::from_secs(6),
+        "stopped after the silence, not before"
+    );
+    assert_eq!(job["submit_status"], 200, "{job}");
+    let last = lines(&job).last().cloned().unwrap_or_default();
+    assert!(last.starts_with("bestmove"), "answered: {job}");
     let input = std::fs::read_to_string(&record).unwrap();
     let after_go = input.split("go depth 30").nth(1).unwrap_or_default();
-    assert!(
-        after_go.contains("isready"),
-        "a silent search is asked isready: {input:?}"
-    );
-    assert_eq!(mock.job(&key)["state"], "streaming", "it goes on");
+    assert!(after_go.starts_with("\nstop\n"), "{input:?}");
+    assert!(!after_go.contains("isready"), "{input:?}");
+    provider.wait_for_stderr("silent for 6000 ms");
 }
 
 #[test]
-fn an_engine_hung_in_a_depth_search_is_found_by_isready_and_the_job_answered() {
+fn an_engine_hung_in_a_depth_search_is_stopped_and_the_job_answered() {
     // At `go` the fake engine stops reading: only the session's own timers can end this
     // search, and only once something is asked of the engine.
     let mock = Mock::start(1.0);
@@ -234,13 +242,7 @@ fn health_turns_503_while_the_broker_is_down_and_200_when_it_is_back() {
     let mut setup = Setup::new("provide_health");
     setup.more = "[metrics]\nlisten = \"127.0.0.1:0\"";
     let provider = Provider::start(&mock, &setup);
-    let stderr = provider.stderr();
-    let url = stderr
-        .lines()
-        .find_map(|l| l.split("metrics listening on ").nth(1))
-        .unwrap_or_else(|| panic!("no metrics address: {stderr}"))
-        .trim()
-        .to_owned();
+    let url = provider.metrics_url();
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()
