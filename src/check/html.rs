@@ -148,12 +148,7 @@ pub(crate) fn boards(
         Some(after) => {
             let mut changed = Marks::default();
             changed.changes(&before, &after);
-            for (sq, k) in &changed.squares {
-                marks.square(*sq, *k);
-            }
-            for (f, k) in &changed.fields {
-                marks.field(f, *k);
-            }
+            marks.merge(&changed);
             s.push_str(&html::figure(&before, &marks, "as given"));
             let title = if repaired { "repaired" } else { "normalized" };
             s.push_str(&html::figure(&after, &changed, title));

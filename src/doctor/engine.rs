@@ -251,15 +251,7 @@ pub fn describe_exit(status: ExitStatus) -> String {
     {
         use std::os::unix::process::ExitStatusExt as _;
         if let Some(signal) = status.signal() {
-            let name = match signal {
-                4 => " (SIGILL)",
-                6 => " (SIGABRT)",
-                7 => " (SIGBUS)",
-                8 => " (SIGFPE)",
-                9 => " (SIGKILL)",
-                11 => " (SIGSEGV)",
-                _ => "",
-            };
+            let name = crate::proxy::engine::signal_name(signal);
             return format!("signal {signal}{name}");
         }
     }

@@ -56,6 +56,21 @@ pub const FALLBACK_DIRS: &[&str] = &["/usr/games", "/usr/local/games"];
 #[cfg(not(unix))]
 pub const FALLBACK_DIRS: &[&str] = &[];
 
+/// ` (SIGSEGV)` for the signals an engine usually dies of, else nothing: for messages such as
+/// `signal 11 (SIGSEGV)` (Linux numbering).
+pub fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        4 => " (SIGILL)",
+        6 => " (SIGABRT)",
+        7 => " (SIGBUS)",
+        8 => " (SIGFPE)",
+        9 => " (SIGKILL)",
+        11 => " (SIGSEGV)",
+        15 => " (SIGTERM)",
+        _ => "",
+    }
+}
+
 /// Resolves `command` like a shell would, without running one: a name without a path
 /// separator is looked up in the directories of `path_var` (`$PATH`), then in
 /// [`FALLBACK_DIRS`]; a path must be an executable file. The result is absolute when the

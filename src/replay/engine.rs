@@ -38,24 +38,14 @@ impl Exit {
 impl std::fmt::Display for Exit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self.signal, self.code) {
-            (Some(signal), _) => write!(f, "killed by signal {signal}{}", signal_name(signal)),
+            (Some(signal), _) => write!(
+                f,
+                "killed by signal {signal}{}",
+                crate::proxy::engine::signal_name(signal)
+            ),
             (None, Some(code)) => write!(f, "exited with status {code}"),
             (None, None) => f.write_str("ended"),
         }
-    }
-}
-
-/// ` (SIGSEGV)` for the usual signals of a crash, else nothing.
-fn signal_name(signal: i32) -> &'static str {
-    match signal {
-        4 => " (SIGILL)",
-        6 => " (SIGABRT)",
-        7 => " (SIGBUS)",
-        8 => " (SIGFPE)",
-        9 => " (SIGKILL)",
-        11 => " (SIGSEGV)",
-        15 => " (SIGTERM)",
-        _ => "",
     }
 }
 

@@ -102,8 +102,9 @@ pub struct MoveSequence<'a> {
     pub moves: Vec<Token<'a>>,
 }
 
-/// `info` keywords followed by a fixed number of values.
-fn info_arity(word: &[u8]) -> Option<usize> {
+/// `info` keywords followed by a fixed number of values (UCI 2006; `cp` / `mate` inside
+/// `score`, Stockfish's `wdl W D L`); `None` for others.
+pub(crate) fn info_arity(word: &[u8]) -> Option<usize> {
     Some(match word {
         b"depth" | b"seldepth" | b"time" | b"nodes" | b"multipv" | b"currmovenumber"
         | b"hashfull" | b"nps" | b"tbhits" | b"sbhits" | b"cpuload" | b"cp" | b"mate" => 1,
@@ -113,7 +114,8 @@ fn info_arity(word: &[u8]) -> Option<usize> {
     })
 }
 
-fn move_field(word: &[u8]) -> Option<MoveField> {
+/// The `info` keywords followed by moves (`pv`, `currmove`, `refutation`, `currline`).
+pub(crate) fn move_field(word: &[u8]) -> Option<MoveField> {
     match word {
         b"pv" => Some(MoveField::Pv),
         b"currmove" => Some(MoveField::CurrMove),

@@ -116,6 +116,16 @@ impl Marks {
         }
     }
 
+    /// Adds `other`'s square and field marks (the stronger kind kept where both mark).
+    pub fn merge(&mut self, other: &Marks) {
+        for (sq, k) in &other.squares {
+            self.square(*sq, *k);
+        }
+        for (f, k) in &other.fields {
+            self.field(f, *k);
+        }
+    }
+
     /// The mark of `sq`, if any.
     pub fn square_kind(&self, sq: Square) -> Option<MarkKind> {
         self.squares.iter().find(|(s, _)| *s == sq).map(|(_, k)| *k)

@@ -59,12 +59,7 @@ pub fn terminal_block(
     {
         let mut changed = Marks::default();
         changed.changes(&before, &after);
-        for (sq, k) in &changed.squares {
-            marks.square(*sq, *k);
-        }
-        for (f, k) in &changed.fields {
-            marks.field(f, *k);
-        }
+        marks.merge(&changed);
         let left = term::board_lines(&before, &marks, style);
         let right = term::board_lines(&after, &changed, style);
         return term::side_by_side(("as given", &left), (title, &right), 4);

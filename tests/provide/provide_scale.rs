@@ -107,13 +107,7 @@ fn the_metrics_endpoint_counts_jobs_positions_and_latency_as_jobs_run() {
     let mut setup = Setup::new("provide_metrics");
     setup.more = "[metrics]\nlisten = \"127.0.0.1:0\"";
     let provider = Provider::start(&mock, &setup);
-    let stderr = provider.stderr();
-    let url = stderr
-        .lines()
-        .find_map(|l| l.split("metrics listening on ").nth(1))
-        .unwrap_or_else(|| panic!("no metrics address: {stderr}"))
-        .trim()
-        .to_owned();
+    let url = provider.metrics_url();
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .build()

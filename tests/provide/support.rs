@@ -261,6 +261,18 @@ impl Provider {
         provider
     }
 
+    /// The metrics listener's base URL, from its `metrics listening on URL` line (the config
+    /// has `[metrics] listen = "127.0.0.1:0"`).
+    pub fn metrics_url(&self) -> String {
+        let stderr = self.stderr();
+        stderr
+            .lines()
+            .find_map(|l| l.split("metrics listening on ").nth(1))
+            .unwrap_or_else(|| panic!("no metrics address: {stderr}"))
+            .trim()
+            .to_owned()
+    }
+
     /// What the provider wrote on stderr so far.
     pub fn stderr(&self) -> String {
         std::fs::read_to_string(&self.stderr).unwrap_or_default()

@@ -3,6 +3,7 @@
 //! grammar of lichess's broker ([`crate::uci::broker`]).
 
 use crate::uci::broker::{BrokerRefusal, check_line};
+use crate::uci::engine_line::{info_arity, move_field};
 use crate::uci::tokens;
 
 /// One thing wrong with an `info` line.
@@ -15,33 +16,28 @@ pub struct InfoProblem {
     pub what: String,
 }
 
-/// Fields followed by one non-negative integer.
-const UNSIGNED: [&str; 11] = [
-    "depth",
-    "seldepth",
-    "time",
-    "nodes",
-    "multipv",
-    "currmovenumber",
-    "hashfull",
-    "nps",
-    "tbhits",
-    "sbhits",
-    "cpuload",
-];
+/// A field followed by one non-negative integer (`depth`, `nodes`, ...: the UCI reader's own
+/// table, [`crate::uci::engine_line`], without `score`'s `cp` / `mate`).
+fn is_unsigned(word: &str) -> bool {
+    !matches!(word, "cp" | "mate") && info_arity(word.as_bytes()) == Some(1)
+}
 
-/// Fields followed by moves.
-const MOVE_FIELDS: [&str; 4] = ["pv", "currmove", "refutation", "currline"];
+/// A field followed by moves.
+fn is_move_field(word: &str) -> bool {
+    move_field(word.as_bytes()).is_some()
+}
 
-/// Extensions GUIs know (Stockfish's `wdl W D L`, Leela's and Komodo's `ebf`): not errors.
-const KNOWN_EXTENSIONS: [(&str, usize); 1] = [("wdl", 3)];
+/// Extensions GUIs know (Stockfish's `wdl W D L`): not errors; their value count.
+fn extension(word: &str) -> Option<usize> {
+    (word == "wdl").then(|| info_arity(b"wdl")).flatten()
+}
 
 fn is_field(word: &str) -> bool {
-    UNSIGNED.contains(&word)
-        || MOVE_FIELDS.contains(&word)
+    is_unsigned(word)
+        || is_move_field(word)
         || word == "score"
         || word == "string"
-        || KNOWN_EXTENSIONS.iter().any(|(w, _)| *w == word)
+        || extension(word).is_some()
 }
 
 /// The problems of `line` (an `info` line) under UCI's grammar; empty when it is fine.
@@ -70,7 +66,7 @@ pub fn info_problems(line: &[u8]) -> Vec<InfoProblem> {
     while i < words.len() {
         let w = words[i];
         i += 1;
-        if UNSIGNED.contains(&w) {
+        if is_unsigned(w) {
             match words.get(i) {
                 Some(v) if v.parse::<u64>().is_ok() => i += 1,
                 Some(v) => {
@@ -102,11 +98,11 @@ pub fn info_problems(line: &[u8]) -> Vec<InfoProblem> {
             }
         } else if w == "string" {
             break;
-        } else if MOVE_FIELDS.contains(&w) {
+        } else if is_move_field(w) {
             while i < words.len() && !is_field(words[i]) {
                 i += 1;
             }
-        } else if let Some((_, n)) = KNOWN_EXTENSIONS.iter().find(|(e, _)| *e == w) {
+        } else if let Some(n) = extension(w) {
             i += n;
         } else {
             out.push(InfoProblem {
