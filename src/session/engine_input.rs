@@ -75,7 +75,9 @@ impl Session {
             EngineLine::UciOk => {
                 self.gui_awaits_uciok = false;
                 self.timers.on_uciok(now);
-                self.send_presets(out);
+                if !self.quitting {
+                    self.send_presets(out);
+                }
                 for option in self.settings.announce() {
                     self.forward_to_gui(out, Bytes::from(option));
                 }
@@ -83,6 +85,7 @@ impl Session {
                 self.owed.answered(owed::Answer::Uciok);
                 // The GUI sent `uci` more than once: it waits for the next one.
                 self.gui_awaits_uciok = self.uciok_owed();
+                self.quit_grace_due(out, false);
             }
             EngineLine::Id(field) => {
                 let line = self.adapt_id(line, field);

@@ -56,10 +56,7 @@ impl Session {
             Some(UciCommand::Quit) => {
                 self.drop_inbox();
                 self.forward_to_engine(&mut out, line);
-                if !self.quitting {
-                    self.quitting = true;
-                    out.push(Action::StartQuitGrace);
-                }
+                self.start_quitting(&mut out);
             }
             Some(UciCommand::Position) => self.on_position(&mut out, line, original.as_deref()),
             Some(UciCommand::Go) => self.on_go(&mut out, line, now),
@@ -117,10 +114,7 @@ impl Session {
             ),
             Action::CloseEngineInput,
         ];
-        if !self.quitting {
-            self.quitting = true;
-            out.push(Action::StartQuitGrace);
-        }
+        self.start_quitting(&mut out);
         out
     }
 }

@@ -104,6 +104,8 @@ impl Session {
     fn hung(&mut self, why: String) -> Vec<Action> {
         let mut out = Vec::new();
         if self.quitting || self.phase == Phase::Waiting {
+            // An engine that quit-waits for a `uciok` it never sends: the grace ends it.
+            self.quit_grace_due(&mut out, true);
             return out;
         }
         self.restart.hung = true;

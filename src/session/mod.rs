@@ -24,7 +24,8 @@
 //! - [`Phase`] (`phase.rs`), where the engine is: `Running` (lines pass), `Waiting` (gone, a new
 //!   one is due after the backoff), `Handshake` (new engine sent `uci`), `Barrier` (replay sent,
 //!   its `isready` lines unanswered: the suspects they test are the state's data). The GUI's
-//!   `quit` / end of input is a flag on top (`quitting`).
+//!   `quit` / end of input is a flag on top (`quitting`; `quit.rs`: the grace waits for an owed
+//!   `uciok`).
 //! - [`Input`], the alphabet: `GuiLine`, `GuiPiece` (of an over-long line), `GuiEof`,
 //!   `EngineStarted`, `EngineLine`, `EnginePiece`, `EngineBacklog`, `EngineInputStalled`,
 //!   `EngineExited`, `DeferDeadlines` and `Tick`.
@@ -87,6 +88,7 @@ mod ponder_hold;
 pub mod position;
 pub mod position_memo;
 mod presets;
+mod quit;
 mod record;
 mod replay;
 pub mod restart;
@@ -106,7 +108,8 @@ pub use hang::OUTPUT_GRACE;
 pub use options::Settings;
 pub use phase::Phase;
 pub use record::{
-    CommandRecord, Event, ExitReason, Moves, PositionRecord, Record, SearchRecord, Verdict,
+    CommandRecord, Event, ExitReason, FenguardAnswer, Moves, PositionRecord, Record, SearchRecord,
+    Verdict,
 };
 pub use restart::RestartPolicy;
 pub use variant::Rules;
@@ -246,6 +249,8 @@ pub struct Session {
     phase: Phase,
     /// The GUI quit or closed its input: the engine is on its way out.
     quitting: bool,
+    /// The GUI quit while waiting for `uciok`: the quit grace starts at it (`quit.rs`).
+    grace_after_uciok: bool,
     settings: Settings,
     c960: Chess960State,
     /// The position after the last `position` sent, when fenguard knows it.
@@ -311,6 +316,7 @@ impl Session {
             seq: 0,
             phase: Phase::Running,
             quitting: false,
+            grace_after_uciok: false,
             settings,
             c960: Chess960State::default(),
             current: None,

@@ -3,7 +3,9 @@
 //! (its `bestmove` comes first) has that `bestmove` held until the GUI's `ponderhit` / `stop`,
 //! which then releases it at once and is not forwarded (the engine has nothing left to stop:
 //! a `ponderhit` would start nothing the GUI's clock expects). A new `go` without `stop`
-//! releases it too, before the new search.
+//! releases it too, before the new search. An engine that exits while its `bestmove` is held
+//! has it released at its exit (`restart.rs`): it is the engine's answer, better than
+//! fenguard's `bestmove 0000`.
 
 use std::time::Instant;
 

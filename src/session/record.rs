@@ -185,6 +185,29 @@ pub struct SearchRecord {
     /// The `UCI_Variant` in force when it is not `chess` (absent for chess).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
+    /// Why fenguard wrote this `bestmove` itself instead of relaying the engine's (absent when
+    /// the engine answered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fenguard_answer: Option<FenguardAnswer>,
+}
+
+/// Why fenguard answered a search itself (`fenguard_answer` of a `search` record): its
+/// `bestmove 0000` (or `(none)`, or a book move) is not the engine's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FenguardAnswer {
+    /// The last `position` was rejected: the engine was not asked to search.
+    RejectedPosition,
+    /// The engine exited, hung or was restarted before it answered.
+    EngineGone,
+    /// The `go` line was not sent (over the line cap, a NUL byte).
+    NotSent,
+    /// `searchmoves` named no legal move (`bestmove 0000`).
+    NoLegalSearchmoves,
+    /// `searchmoves 0000`, python-chess's empty list (`bestmove (none)`).
+    EmptySearchmoves,
+    /// The opening book's move (`[book]`).
+    Book,
 }
 
 /// The fields of a `kind: "option"` or `kind: "command"` record.

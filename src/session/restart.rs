@@ -242,6 +242,11 @@ impl Session {
         out.push(record);
         self.restart.suspects.on_exit();
         self.timers.on_exit();
+        if !(self.quitting && exit.killed) {
+            // A `bestmove` held for the GUI's `ponderhit` / `stop` (`ponder_hold.rs`) is the
+            // engine's answer: the GUI gets it, not fenguard's `bestmove 0000`.
+            self.release_held_bestmove(&mut out, now);
+        }
         if !failed {
             // The engine is gone: what it still owed is answered by fenguard (as an engine
             // that quits mid-search writes its `bestmove`; a GUI that only closed its output

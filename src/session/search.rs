@@ -13,7 +13,7 @@ use tracing::Level;
 use super::game::Game;
 use super::owed::{Answer, Entry};
 use super::position::{lossy, split_terminator};
-use super::record::{Event, SearchRecord};
+use super::record::{Event, FenguardAnswer, SearchRecord};
 use super::timers::Timer;
 use super::{Action, Session};
 use crate::config::OnInvalid;
@@ -51,24 +51,61 @@ pub(super) struct OwnAnswer {
     crlf: bool,
     /// `go infinite` / `go ponder`: waits for the GUI's `stop` / `ponderhit`.
     pub(super) held: bool,
-    /// The GUI asked for an empty move list (`searchmoves 0000`, python-chess's form of
-    /// `root_moves=[]`): answered `bestmove (none)`, as Stockfish 15.1 answers it (python-chess
-    /// reads that as no move; `bestmove 0000` would read as a null move).
-    no_move: bool,
-    /// The opening book's move (`book.rs`): answered with it.
-    book: Option<shakmaty::uci::UciMove>,
+    /// Why fenguard answers, which also says with what: `bestmove (none)` for python-chess's
+    /// empty list (`searchmoves 0000`, its form of `root_moves=[]`), as Stockfish 15.1 answers
+    /// it (python-chess reads that as no move; `bestmove 0000` would read as a null move); the
+    /// book's move; else `bestmove 0000`.
+    why: Why,
+}
+
+/// Why fenguard answers a search itself ([`FenguardAnswer`], with the book's move).
+#[derive(Debug, Clone, Copy)]
+enum Why {
+    RejectedPosition,
+    EngineGone,
+    NotSent,
+    NoLegalSearchmoves,
+    EmptySearchmoves,
+    Book(shakmaty::uci::UciMove),
+}
+
+impl Why {
+    fn record(self) -> FenguardAnswer {
+        match self {
+            Why::RejectedPosition => FenguardAnswer::RejectedPosition,
+            Why::EngineGone => FenguardAnswer::EngineGone,
+            Why::NotSent => FenguardAnswer::NotSent,
+            Why::NoLegalSearchmoves => FenguardAnswer::NoLegalSearchmoves,
+            Why::EmptySearchmoves => FenguardAnswer::EmptySearchmoves,
+            Why::Book(_) => FenguardAnswer::Book,
+        }
+    }
+
+    /// The move fenguard writes after `bestmove`.
+    fn bestmove(self) -> String {
+        match self {
+            Why::Book(m) => m.to_string(),
+            Why::EmptySearchmoves => "(none)".to_owned(),
+            _ => "0000".to_owned(),
+        }
+    }
+}
+
+impl OwnAnswer {
+    fn now(why: Why) -> OwnAnswer {
+        OwnAnswer {
+            crlf: false,
+            held: false,
+            why,
+        }
+    }
 }
 
 impl Search {
     /// The engine that owed this search is gone: fenguard answers it (`bestmove 0000`).
     pub(super) fn answer_as_lost(&mut self) {
         if self.own.is_none() {
-            self.own = Some(OwnAnswer {
-                crlf: false,
-                held: false,
-                no_move: false,
-                book: None,
-            });
+            self.own = Some(OwnAnswer::now(Why::EngineGone));
         }
     }
 }
@@ -98,12 +135,7 @@ impl Session {
             go,
             started: None,
             root: None,
-            own: Some(OwnAnswer {
-                crlf: false,
-                held: false,
-                no_move: false,
-                book: None,
-            }),
+            own: Some(OwnAnswer::now(Why::NotSent)),
             stopped: false,
             rewriter: Box::default(),
             hold: Default::default(),
@@ -127,8 +159,7 @@ impl Session {
         let mut own = OwnAnswer {
             crlf: self.gui_crlf,
             held: go.as_ref().is_some_and(|go| go.waits_for_stop),
-            no_move: false,
-            book: None,
+            why: Why::RejectedPosition,
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
         // (the next `stop` belongs to the new search).
@@ -164,7 +195,7 @@ impl Session {
                 Level::INFO,
                 format!("book move {m}: answered by fenguard"),
             ));
-            own.book = Some(m);
+            own.why = Why::Book(m);
             search.own = Some(own);
             self.owed.entries.push_back(Entry::Search(search));
             return;
@@ -181,7 +212,11 @@ impl Session {
             match self.checked_searchmoves(out, &line, &root, listed) {
                 Ok(checked) => sent = checked,
                 Err(EmptyList { asked_empty }) => {
-                    own.no_move = asked_empty;
+                    own.why = if asked_empty {
+                        Why::EmptySearchmoves
+                    } else {
+                        Why::NoLegalSearchmoves
+                    };
                     search.own = Some(own);
                     self.owed.entries.push_back(Entry::Search(search));
                     return;
@@ -307,12 +342,11 @@ impl Session {
         search: Search,
         now: Instant,
     ) {
-        let crlf = search.own.as_ref().is_some_and(|o| o.crlf);
-        let best = match search.own.as_ref() {
-            Some(OwnAnswer { book: Some(m), .. }) => m.to_string(),
-            Some(OwnAnswer { no_move: true, .. }) => "(none)".to_owned(),
-            _ => "0000".to_owned(),
+        let (crlf, why) = match &search.own {
+            Some(own) => (own.crlf, own.why),
+            None => (false, Why::EngineGone),
         };
+        let best = why.bestmove();
         let end = if crlf { "\r\n" } else { "\n" };
         self.forward_to_gui(out, Bytes::from(format!("bestmove {best}{end}")));
         self.record_search(out, search, Some(best), None, Some(now), Vec::new());
@@ -427,6 +461,7 @@ impl Session {
             elapsed_ms: elapsed_ms(search.started, now),
             diagnostics,
             variant: self.rules.record_name(),
+            fenguard_answer: search.own.as_ref().map(|own| own.why.record()),
         });
         out.push(self.record(event));
     }

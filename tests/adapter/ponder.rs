@@ -74,3 +74,26 @@ fn a_well_behaved_engine_is_stopped_as_before() {
         gui.engine_input()
     );
 }
+
+/// The engine crashes while its early `bestmove` is held: the GUI gets that move, not
+/// fenguard's `bestmove 0000`, and the record does not call it fenguard's.
+#[test]
+fn a_held_bestmove_survives_the_engine_crashing() {
+    let mut gui = Gui::fake("ponder_crash", "", EARLY);
+    gui.handshake();
+    gui.send("position startpos moves e2e4");
+    gui.send("go ponder wtime 1000 btime 1000");
+    let lines = gui.sync();
+    assert!(starting_with(&lines, "bestmove").is_empty(), "{lines:#?}");
+    gui.send("crash");
+    let lines = gui.read_until_prefix("bestmove ");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("bestmove e2e4"),
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|l| l == "bestmove 0000"), "{lines:#?}");
+    let search = gui.wait_record(|r| r["kind"] == "search");
+    assert_eq!(search["bestmove"], "e2e4", "{search:#}");
+    assert!(search.get("fenguard_answer").is_none(), "{search:#}");
+}

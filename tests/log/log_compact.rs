@@ -83,6 +83,7 @@ fn search(seq: u64, position_seq: u64) -> Record {
             elapsed_ms: Some(12),
             diagnostics: Vec::new(),
             variant: None,
+            fenguard_answer: None,
         }),
     }
 }

@@ -24,6 +24,7 @@ mod process_pipes;
 mod process_runner;
 mod process_table;
 mod proxy_lifecycle;
+mod proxy_quit;
 mod proxy_relay;
 mod proxy_signals;
 mod proxy_stderr_text;

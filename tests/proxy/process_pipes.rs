@@ -61,6 +61,11 @@ impl Pipes {
     }
 
     /// Writes `text` and a `\n` in one write.
+    /// The GUI closes its input (fenguard reads the end of its input).
+    pub fn close(&mut self) {
+        self.stdin = None;
+    }
+
     pub fn send(&mut self, text: &str) {
         let stdin = self
             .stdin

@@ -114,6 +114,7 @@ impl Run {
         let last = &self.last;
         match *step {
             Step::Send(text) => self.send(text),
+            Step::Close => self.fenguard.close(),
             Step::Writer(parts) => self.fenguard.write_from_thread(parts),
             Step::WriterStuck => assert!(
                 !self.fenguard.writer_wrote_all(),

@@ -70,6 +70,8 @@ impl Line {
 pub enum Step {
     /// The GUI writes TEXT and a `\n` in one write (TEXT may hold more lines).
     Send(&'static str),
+    /// The GUI closes its input (the end of its input; nothing is sent after).
+    Close,
     /// The GUI writes from a thread of its own, as GUIs do: each text repeated its number of
     /// times, in order, until done or the pipe breaks; no [`Step::Send`] until [`Step::Written`].
     Writer(&'static [(&'static str, usize)]),

@@ -1,9 +1,11 @@
 //! The adapter settings (SPEC section 15) by plain calls: presets, force, rename, identity,
 //! the clock margin, ponder repair.
 
-use super::{engine, gui, to_engine, to_gui};
+use std::time::Instant;
+
+use super::{engine, gui, search_records, to_engine, to_gui};
 use crate::config::Config;
-use crate::session::{Adapter, Session};
+use crate::session::{Adapter, EngineExit, FenguardAnswer, Input, Session};
 
 fn session(toml: &str) -> Session {
     let config = Config::from_toml(toml, "t.toml").unwrap();
@@ -97,6 +99,58 @@ fn early_bestmove_waits_for_ponderhit_which_is_not_forwarded() {
     let out = gui(&mut s, "ponderhit");
     assert!(to_engine(&out).is_empty(), "{out:?}");
     assert_eq!(to_gui(&out), ["bestmove e2e4 ponder e7e5\n"]);
+}
+
+#[test]
+fn an_engine_that_exits_with_a_held_bestmove_has_it_relayed_not_0000() {
+    let mut s = session("");
+    handshake(&mut s);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go ponder wtime 1000 btime 1000");
+    assert!(to_gui(&engine(&mut s, "bestmove e2e4 ponder e7e5")).is_empty());
+    let out = s.handle(
+        Input::EngineExited(EngineExit {
+            signal: Some(6),
+            ..EngineExit::default()
+        }),
+        Instant::now(),
+    );
+    let shown = to_gui(&out);
+    assert!(
+        shown.contains(&"bestmove e2e4 ponder e7e5\n".to_owned()),
+        "{shown:?}"
+    );
+    assert!(
+        !shown.iter().any(|l| l.starts_with("bestmove 0000")),
+        "{shown:?}"
+    );
+    let records = search_records(&out);
+    assert_eq!(records.len(), 1, "{out:?}");
+    assert_eq!(records[0].bestmove.as_deref(), Some("e2e4"));
+    assert_eq!(records[0].fenguard_answer, None);
+}
+
+#[test]
+fn a_search_lost_with_its_engine_is_recorded_as_fenguards_answer() {
+    let mut s = session("");
+    handshake(&mut s);
+    gui(&mut s, "position startpos");
+    gui(&mut s, "go depth 20");
+    let out = s.handle(
+        Input::EngineExited(EngineExit {
+            signal: Some(11),
+            ..EngineExit::default()
+        }),
+        Instant::now(),
+    );
+    assert!(
+        to_gui(&out).contains(&"bestmove 0000\n".to_owned()),
+        "{out:?}"
+    );
+    let records = search_records(&out);
+    assert_eq!(records.len(), 1, "{out:?}");
+    assert_eq!(records[0].bestmove.as_deref(), Some("0000"));
+    assert_eq!(records[0].fenguard_answer, Some(FenguardAnswer::EngineGone));
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod options;
 mod order;
 mod position;
 mod position_memo;
+mod quit;
 mod reports;
 mod restart;
 mod search;

@@ -72,6 +72,7 @@ fn search_record_measures_elapsed_time_from_the_shell_timestamps() {
             elapsed_ms: Some(1234),
             diagnostics: vec![],
             variant: None,
+            fenguard_answer: None,
         }]
     );
 }

@@ -1,0 +1,74 @@
+//! Quitting (`quit.rs`): the grace waits for a `uciok` the GUI still waits for, as a bare
+//! engine answers `uci` before it reads `quit`.
+
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+
+use super::{engine, gui, to_gui};
+use crate::session::{Action, Input, Session};
+
+fn grace(actions: &[Action]) -> bool {
+    actions.contains(&Action::StartQuitGrace)
+}
+
+#[test]
+fn quit_right_after_uci_starts_the_grace_at_the_engines_uciok() {
+    let mut s = Session::new(false);
+    gui(&mut s, "uci");
+    let out = gui(&mut s, "quit");
+    assert!(!grace(&out), "{out:?}");
+    assert!(out.contains(&Action::ToEngine(Bytes::from_static(b"quit\n"))));
+    assert!(!grace(&engine(&mut s, "id name Slow 1.0")));
+    let out = engine(&mut s, "uciok");
+    assert!(grace(&out), "{out:?}");
+    assert!(to_gui(&out).contains(&"uciok\n".to_owned()), "{out:?}");
+    // Once is enough.
+    assert!(!grace(&gui(&mut s, "quit")));
+}
+
+#[test]
+fn the_end_of_input_right_after_uci_waits_for_uciok_too() {
+    let mut s = Session::new(false);
+    gui(&mut s, "uci");
+    let out = s.handle(Input::GuiEof, Instant::now());
+    assert!(out.contains(&Action::CloseEngineInput), "{out:?}");
+    assert!(!grace(&out), "{out:?}");
+    assert!(grace(&engine(&mut s, "uciok")));
+}
+
+#[test]
+fn an_engine_that_never_sends_uciok_gets_the_grace_at_its_startup_deadline() {
+    let mut s = Session::new(false);
+    let t0 = Instant::now();
+    s.handle(Input::GuiLine(Bytes::from_static(b"uci\n")), t0);
+    assert!(!grace(
+        &s.handle(Input::GuiLine(Bytes::from_static(b"quit\n")), t0)
+    ));
+    let deadline = s.next_deadline().expect("the uciok deadline");
+    assert!(!grace(
+        &s.handle(Input::Tick, t0 + Duration::from_millis(1))
+    ));
+    let out = s.handle(Input::Tick, deadline);
+    assert!(grace(&out), "{out:?}");
+    // Not reported as a hung engine to be restarted: the GUI has quit.
+    assert!(!out.contains(&Action::KillEngine), "{out:?}");
+}
+
+#[test]
+fn quit_after_the_handshake_starts_the_grace_at_once() {
+    let mut s = Session::new(false);
+    gui(&mut s, "uci");
+    engine(&mut s, "uciok");
+    assert!(grace(&gui(&mut s, "quit")));
+}
+
+#[test]
+fn a_second_uci_keeps_the_grace_waiting_for_its_own_uciok() {
+    let mut s = Session::new(false);
+    gui(&mut s, "uci");
+    gui(&mut s, "uci");
+    gui(&mut s, "quit");
+    assert!(!grace(&engine(&mut s, "uciok")));
+    assert!(grace(&engine(&mut s, "uciok")));
+}
