@@ -303,6 +303,9 @@ fn search(r: &Value, position: Option<&Value>) -> Entry {
     if let Some(p) = field("position_seq") {
         let _ = write!(body, " · position seq {}", escape(&p));
     }
+    if let Some(why) = field("fenguard_answer") {
+        let _ = write!(body, " · fenguard's own answer ({})", escape(&why));
+    }
     body.push_str("</p>");
     let line = format!("bestmove {}", r["bestmove"].as_str().unwrap_or_default());
     body.push_str(&html::diagnostics(&findings, &line));
