@@ -1,11 +1,9 @@
 //! The adapter settings (SPEC section 15) by plain calls: presets, force, rename, identity,
 //! the clock margin, ponder repair.
 
-use std::time::Instant;
-
-use super::{engine, gui, search_records, to_engine, to_gui};
+use super::{engine, engine_signalled, gui, search_records, to_engine, to_gui};
 use crate::config::Config;
-use crate::session::{Adapter, EngineExit, FenguardAnswer, Input, Session};
+use crate::session::{Adapter, FenguardAnswer, Session};
 
 fn session(toml: &str) -> Session {
     let config = Config::from_toml(toml, "t.toml").unwrap();
@@ -108,13 +106,7 @@ fn an_engine_that_exits_with_a_held_bestmove_has_it_relayed_not_0000() {
     gui(&mut s, "position startpos");
     gui(&mut s, "go ponder wtime 1000 btime 1000");
     assert!(to_gui(&engine(&mut s, "bestmove e2e4 ponder e7e5")).is_empty());
-    let out = s.handle(
-        Input::EngineExited(EngineExit {
-            signal: Some(6),
-            ..EngineExit::default()
-        }),
-        Instant::now(),
-    );
+    let out = engine_signalled(&mut s, 6);
     let shown = to_gui(&out);
     assert!(
         shown.contains(&"bestmove e2e4 ponder e7e5\n".to_owned()),
@@ -136,13 +128,7 @@ fn a_search_lost_with_its_engine_is_recorded_as_fenguards_answer() {
     handshake(&mut s);
     gui(&mut s, "position startpos");
     gui(&mut s, "go depth 20");
-    let out = s.handle(
-        Input::EngineExited(EngineExit {
-            signal: Some(11),
-            ..EngineExit::default()
-        }),
-        Instant::now(),
-    );
+    let out = engine_signalled(&mut s, 11);
     assert!(
         to_gui(&out).contains(&"bestmove 0000\n".to_owned()),
         "{out:?}"

@@ -52,6 +52,17 @@ pub(super) fn engine(s: &mut Session, line: &str) -> Vec<Action> {
     )
 }
 
+/// The engine ends by `signal` (a crash), now.
+pub(super) fn engine_signalled(s: &mut Session, signal: i32) -> Vec<Action> {
+    s.handle(
+        Input::EngineExited(super::EngineExit {
+            signal: Some(signal),
+            ..super::EngineExit::default()
+        }),
+        Instant::now(),
+    )
+}
+
 fn lines(actions: &[Action], engine: bool) -> Vec<String> {
     actions
         .iter()
