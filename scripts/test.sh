@@ -139,6 +139,10 @@ fi
 # through fenguard, `fenguard log --html` and `check --html` rendered by headless Chromium, the
 # DOM and html.parser checks; prints `N passed, M failed` (fails under CI without Chromium).
 run html-report python3 scripts/html_report_check.py --fenguard target/debug/fenguard
+# pychess's own engine probe (issue 21): pychess's modules (Debian's pychess package) run its
+# "Add engine" checks and its discovery on `fenguard wrap` links started with no arguments
+# (Stockfish, Fairy-Stockfish); prints `N passed, M failed` (fails under CI without pychess).
+run pychess-probe python3 scripts/pychess_probe.py --fenguard target/debug/fenguard
 # The summary: skips by what was missing (a test that skips twice counts once), then every
 # check's counts, then the total.
 sort -u "$FENGUARD_SKIP_LOG" > "$OUT/skips-unique"

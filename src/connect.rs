@@ -20,6 +20,8 @@
 mod link;
 #[cfg(unix)]
 mod owed;
+#[cfg(unix)]
+pub mod rtt;
 
 #[cfg(unix)]
 mod text_gate;
@@ -51,7 +53,16 @@ pub struct ConnectArgs {
     /// TCP acknowledgement); 0: the system's TCP defaults and no heartbeat.
     #[arg(long, value_name = "S", default_value_t = 20)]
     pub peer_timeout_s: u64,
+    /// Take the measured round trip to the daemon (the median of the last isready/readyok
+    /// exchanges) off the wtime, btime and movetime of every go, on top of the server's
+    /// `[time] overhead_ms` (a time is never taken below 10 ms).
+    #[arg(long)]
+    pub rtt_overhead: bool,
 }
+
+/// The least clock time `--rtt-overhead` leaves (the `[time] min_ms` default).
+#[cfg(unix)]
+const RTT_MIN_MS: u64 = 10;
 
 /// Runs the client; exit 0 after the GUI's `quit` or end of input, 1 when the connection was
 /// lost or refused, 2 for a usage, token, TLS or connection error before any relaying.
@@ -105,6 +116,7 @@ fn token(args: &ConnectArgs) -> Result<Option<String>, String> {
 struct Conversation {
     owed: std::sync::Mutex<owed::Owed>,
     gui_done: AtomicBool,
+    rtt: rtt::RoundTrip,
 }
 
 #[cfg(unix)]
@@ -190,6 +202,7 @@ mod unix {
         let talk = Arc::new(Conversation::default());
         let gui_side = Arc::clone(&talk);
         let closer = socket.try_clone().map_err(|e| e.to_string())?;
+        let rtt_overhead = args.rtt_overhead;
         std::thread::Builder::new()
             .name("gui-stdin".to_owned())
             .spawn(move || {
@@ -200,6 +213,14 @@ mod unix {
                         if first_token(line) == b"quit" {
                             gui_side.gui_done.store(true, Ordering::SeqCst);
                         }
+                        let reduced = match &frame {
+                            Frame::Line(line) if rtt_overhead && first_token(line) == b"go" => {
+                                crate::clock::reduce(line, gui_side.rtt.ms(), RTT_MIN_MS)
+                            }
+                            _ => None,
+                        };
+                        let line: &[u8] = reduced.as_deref().unwrap_or(line);
+                        gui_side.rtt.on_gui_line(line, std::time::Instant::now());
                         if to_server.write_all(line).is_err() {
                             return false;
                         }
@@ -224,6 +245,7 @@ mod unix {
                     continue;
                 }
                 talk.owed().on_server_line(line);
+                talk.rtt.on_server_line(line, std::time::Instant::now());
                 if let Some(reason) = line.strip_prefix(b"info string fenguard: refused: ") {
                     why = "refused by the server".to_owned();
                     refused = Some(String::from_utf8_lossy(reason).trim_end().to_owned());

@@ -11,6 +11,8 @@
 //! - [`proxy`]: the tokio shell that owns the pipes, the child process and signals; its
 //!   [`relay`](proxy::relay) and [`SessionSpec`](proxy::spec::SessionSpec) serve the daemon too.
 //! - [`check`]: the offline `fenguard check` command.
+//! - [`clock`]: a `go` line's clock times with a safety margin off (`[time]`, `connect
+//!   --rtt-overhead`; no I/O).
 //! - [`doctor`]: `fenguard doctor`, the engine check-up (a shell: it runs the engine itself).
 //! - [`logview`]: the offline `fenguard log` command (reads `positions.jsonl`).
 //! - [`generate`]: man pages, completions and the diagnostics reference (hidden command).
@@ -25,6 +27,7 @@
 pub mod book;
 pub mod check;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod connect;
 pub mod doctor;

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 /// Why a line could not be rebuilt into a full record.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum ExpandError {
     /// The line is not a JSON object.
     #[error("not a JSON object: {0}")]

@@ -2,7 +2,10 @@
 //! symbolic link to this fenguard on Unix, a copy on Windows) and its profile
 //! `fenguard-NAME.toml` beside it (`[engine] command` = the engine's full path, `args`), and
 //! prints what to register in the GUI. NAME defaults to the engine's file name; DIR to the
-//! directory of this fenguard.
+//! user's configuration directory ([`super::config_dir`]: `$XDG_CONFIG_HOME/fenguard`, else
+//! `~/.config/fenguard`), where the profile lookup looks and which the user can write (this
+//! fenguard's own directory, `/usr/bin` for the Debian package, is not); beside this fenguard
+//! only when neither `XDG_CONFIG_HOME` nor `HOME` is set.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -17,7 +20,9 @@ pub struct WrapArgs {
     /// The profile name: the executable is `fenguard-NAME`. Default: the engine's file name.
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
-    /// Where the executable and its profile go. Default: the directory of this fenguard.
+    /// Where the executable and its profile go. Default: the configuration directory,
+    /// $XDG_CONFIG_HOME/fenguard, else ~/.config/fenguard (beside this fenguard when neither
+    /// variable is set).
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Replace an existing `fenguard-NAME` and profile.
@@ -76,7 +81,9 @@ fn wrap(args: &WrapArgs) -> Result<String, String> {
     let me = std::env::current_exe().map_err(|e| format!("cannot find this fenguard: {e}"))?;
     let dir = match &args.dir {
         Some(dir) => dir.clone(),
-        None => me.parent().map(Path::to_path_buf).unwrap_or_default(),
+        None => super::config_dir(&|name| std::env::var(name).ok())
+            .or_else(|| me.parent().map(Path::to_path_buf))
+            .unwrap_or_default(),
     };
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

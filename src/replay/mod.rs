@@ -85,6 +85,12 @@ fn replay(args: &ReplayArgs) -> Result<bool, String> {
         .map_err(|e| format!("cannot read {}: {e}", args.log.display()))?;
     let plan = Plan::read(&text, args.session.as_deref(), args.until, !args.guarded)
         .map_err(|e| format!("{}: {e}", args.log.display()))?;
+    if let Some((line, why)) = &plan.torn {
+        eprintln!(
+            "fenguard replay: warning: {}: line {line}, the last, is not a whole record (a torn write?): left out ({why})",
+            args.log.display()
+        );
+    }
     let (program, engine_args) = args.engine.split_first().ok_or("no engine given")?;
     let program = crate::proxy::engine::resolve(program, std::env::var_os("PATH").as_deref())
         .map_err(|e| e.to_string())?;

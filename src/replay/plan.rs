@@ -105,6 +105,9 @@ pub struct Plan {
     /// Notes on records left out (a `position` line cut at the line cap, fenguard's own
     /// options for a bare engine).
     pub notes: Vec<String>,
+    /// The log's last line, when it could not be read and was left out: a write torn by a
+    /// crash or a kill (its line number, from 1, and why).
+    pub torn: Option<(usize, crate::logview::ExpandError)>,
 }
 
 /// Why a log cannot be replayed.
@@ -142,8 +145,12 @@ impl Plan {
     /// to record `until` (its `seq`, included). `bare`: the lines go to the engine itself, so
     /// fenguard's own options (`setoption name fenguard ...`) are left out.
     ///
+    /// A last line that is not a record (a torn write) is left out and named in
+    /// [`Plan::torn`].
+    ///
     /// # Errors
-    /// [`PlanError`] for a line that is not a record, an unknown session, or an empty log.
+    /// [`PlanError`] for a line before the last that is not a record, an unknown session, or
+    /// an empty log.
     pub fn read(
         text: &str,
         session: Option<&str>,
@@ -153,16 +160,30 @@ impl Plan {
         let mut expander = Expander::default();
         let mut records = Vec::new();
         let mut sessions: Vec<String> = Vec::new();
+        let mut torn = None;
+        let last = text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .last()
+            .map(|(n, _)| n);
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let record = expander
-                .expand_line(line)
-                .map_err(|source| PlanError::Line {
-                    line: n + 1,
-                    source,
-                })?;
+            let record = match expander.expand_line(line) {
+                Ok(record) => record,
+                Err(source) if Some(n) == last => {
+                    torn = Some((n + 1, source));
+                    break;
+                }
+                Err(source) => {
+                    return Err(PlanError::Line {
+                        line: n + 1,
+                        source,
+                    });
+                }
+            };
             let id = record["session"].as_str().unwrap_or_default().to_owned();
             if !sessions.contains(&id) {
                 sessions.push(id);
@@ -179,6 +200,7 @@ impl Plan {
             sessions,
             steps: Vec::new(),
             notes: Vec::new(),
+            torn,
         };
         let mut open: VecDeque<usize> = VecDeque::new();
         for record in records {
@@ -285,6 +307,29 @@ mod tests {
         assert_eq!(StepKind::of("go  infinite"), StepKind::Go);
         assert_eq!(StepKind::of("ucinewgame"), StepKind::Other);
         assert_eq!(StepKind::of("ponderhit"), StepKind::PonderHit);
+    }
+
+    const OPTION: &str =
+        r#"{"session":"s","seq":1,"kind":"option","raw":"setoption name Hash value 16"}"#;
+
+    #[test]
+    fn a_torn_last_line_is_left_out_and_named() {
+        let log = format!("{OPTION}\n{}\n\n", &OPTION[..30]);
+        let plan = Plan::read(&log, None, None, true).unwrap();
+        assert_eq!(plan.steps.len(), 1);
+        let (line, err) = plan.torn.unwrap();
+        assert_eq!(line, 2);
+        assert!(
+            matches!(err, crate::logview::ExpandError::NotJson(_)),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_bad_line_before_the_last_is_an_error_with_its_number() {
+        let log = format!("{OPTION}\n{}\n{OPTION}\n", &OPTION[..30]);
+        let err = Plan::read(&log, None, None, true).unwrap_err();
+        assert!(matches!(err, PlanError::Line { line: 2, .. }), "{err}");
     }
 
     #[test]

@@ -79,6 +79,62 @@ fn wrapped_name_started_without_arguments_gets_its_engine() {
     assert_eq!(again.status.code(), Some(2));
 }
 
+/// `fenguard wrap ARGS` with `HOME` = `home` and `XDG_CONFIG_HOME` = `xdg` (unset: `None`).
+fn wrap_in(home: &Path, xdg: Option<&Path>, args: &[&str]) -> std::process::Output {
+    let mut command = Command::new(FENGUARD);
+    command.arg("wrap").args(args).env("HOME", home);
+    match xdg {
+        Some(xdg) => command.env("XDG_CONFIG_HOME", xdg),
+        None => command.env_remove("XDG_CONFIG_HOME"),
+    };
+    command.output().unwrap()
+}
+
+#[test]
+fn wrap_without_dir_writes_into_the_users_config_directory_not_beside_fenguard() {
+    let dir = test_dir("profile_wrap_default");
+    let name = format!("cfg{}", std::process::id());
+    let out = wrap_in(&dir, None, &[FAKE_ENGINE, "--name", &name]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let conf = dir.join(".config/fenguard");
+    let exe = conf.join(format!("fenguard-{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(text.contains(&exe.display().to_string()), "{text}");
+    assert!(conf.join(format!("fenguard-{name}.toml")).is_file());
+    let beside = Path::new(FENGUARD).with_file_name(format!("fenguard-{name}"));
+    assert!(beside.symlink_metadata().is_err(), "{}", beside.display());
+    // Started with no arguments, from the config directory, it finds its profile there.
+    let (lines, status) = probe(&exe, &dir);
+    assert!(
+        lines.contains(&"id name FakeEngine".to_owned()),
+        "{lines:#?}"
+    );
+    assert!(status.success(), "{status:?}");
+    // $XDG_CONFIG_HOME, when set, is the config directory.
+    let xdg = dir.join("xdg");
+    let out = wrap_in(&dir, Some(&xdg), &[FAKE_ENGINE, "--name", &name]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(xdg.join(format!("fenguard/fenguard-{name}.toml")).is_file());
+    // --dir still wins.
+    let out = wrap_in(
+        &dir,
+        Some(&xdg),
+        &[
+            FAKE_ENGINE,
+            "--name",
+            &name,
+            "--dir",
+            dir.join("bin").to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(dir.join(format!("bin/fenguard-{name}.toml")).is_file());
+}
+
 #[cfg(unix)]
 #[test]
 fn profile_section_of_the_config_directory_is_read_by_the_linked_name() {

@@ -80,14 +80,11 @@ fn the_log_holds_what_the_gui_sent_in_order() {
 }
 
 #[test]
-fn a_bad_log_line_is_named_with_exit_status_2() {
+fn a_bad_log_line_before_the_last_is_named_with_exit_status_2() {
     let dir = test_dir("replay-bad-line");
     let log = dir.join("positions.jsonl");
-    std::fs::write(
-        &log,
-        "{\"ts\":\"2026-12-02T07:00:00.000000Z\",\"session\":\"s\",\"seq\":1,\"kind\":\"command\",\"raw\":\"ucinewgame\"}\nnot json\n",
-    )
-    .unwrap();
+    let record = "{\"ts\":\"2026-12-02T07:00:00.000000Z\",\"session\":\"s\",\"seq\":1,\"kind\":\"command\",\"raw\":\"ucinewgame\"}";
+    std::fs::write(&log, format!("{record}\nnot json\n{record}\n")).unwrap();
     let out = replay(&[log.to_str().unwrap(), "--", FAKE_ENGINE], &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -96,6 +93,51 @@ fn a_bad_log_line_is_named_with_exit_status_2() {
         stderr(&out)
     );
     assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn a_torn_last_line_is_left_out_with_a_warning_and_the_session_replayed() {
+    let dir = test_dir("replay-torn");
+    let env = [("FAKE_ENGINE_BESTMOVE", "e7e5")];
+    let log = log_session(
+        &dir,
+        "",
+        Path::new(FAKE_ENGINE),
+        &env,
+        &["ucinewgame", "position startpos moves e2e4", "go depth 1"],
+        true,
+    );
+    // The write of one more record, cut short by a kill: half a line, no newline.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let whole = text.lines().count();
+    let last = text.lines().last().unwrap();
+    let torn = format!("{text}{}", &last[..last.len() / 2]);
+    std::fs::write(&log, torn).unwrap();
+    let out = replay(&[log.to_str().unwrap(), "--", FAKE_ENGINE], &env);
+    let (report, err) = (stdout(&out), stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{report}{err}");
+    assert!(
+        holds(
+            &err,
+            &format!(
+                "warning: {}: line {}, the last, is not a whole record (a torn write?): left out",
+                log.display(),
+                whole + 1
+            )
+        ),
+        "{err}"
+    );
+    assert!(
+        holds(&report, "go depth 1  -> bestmove e7e5 (as logged)"),
+        "{report}"
+    );
+    assert!(
+        holds(
+            &report,
+            "no failure: 1 searches, 1 with the logged bestmove"
+        ),
+        "{report}"
+    );
 }
 
 #[test]

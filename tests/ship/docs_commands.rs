@@ -161,6 +161,44 @@ fn every_sh_block_line_of_the_readme_and_docs_runs() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The README's quick start: its first command, and the lines the README says it prints.
+fn quick_start(readme: &str) -> (String, Vec<String>) {
+    let section = readme
+        .split("## Quick start")
+        .nth(1)
+        .expect("the quick start section");
+    let command = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|block| block.lines().next())
+        .expect("the quick start's sh block")
+        .to_owned();
+    let printed = section
+        .split("The first prints")
+        .nth(1)
+        .and_then(|rest| rest.split("```text\n").nth(1))
+        .and_then(|block| block.split("```").next())
+        .expect("what the first command prints");
+    (command, printed.lines().map(str::to_owned).collect())
+}
+
+#[test]
+fn the_quick_starts_first_command_prints_exactly_what_the_readme_shows() {
+    let Some(_stockfish) = require_stockfish() else {
+        return;
+    };
+    let dir = test_dir("ship-quick-start");
+    for sub in ["home", "state", "config"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let (command, printed) = quick_start(&read("README.md"));
+    assert_eq!(printed.len(), 2, "{printed:?}");
+    let (status, output) = run_line(&dir, &command);
+    assert_eq!(status, Some(0), "{command}\n{output}");
+    // stdout and stderr both: what a terminal shows.
+    assert_eq!(output.lines().collect::<Vec<_>>(), printed, "{command}");
+}
+
 /// The command lines of the README's GUI table, as argument vectors (the program first), with
 /// the GUI's name; a row without a Unix command line (Arena) gives none.
 fn gui_table_commands(readme: &str) -> Vec<(String, Vec<String>, Option<String>)> {

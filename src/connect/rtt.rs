@@ -1,0 +1,119 @@
+//! The round trip to the daemon as `fenguard connect --rtt-overhead` measures it: from the
+//! GUI's `isready` leaving for the server to its `readyok` coming back (the server answers
+//! each `isready` with one `readyok`, in order), the median of the last [`KEPT`] exchanges.
+//! An exchange holds the engine's own answer time too (an engine answers `isready` at once,
+//! also while searching); the median leaves out the odd slow one (a restart, a busy moment).
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::session::first_token;
+
+/// How many exchanges the median is taken over.
+pub const KEPT: usize = 9;
+
+#[derive(Debug, Default)]
+struct State {
+    /// When each unanswered `isready` left, oldest first.
+    asked: VecDeque<Instant>,
+    /// The last exchanges' durations, oldest first.
+    samples: VecDeque<Duration>,
+}
+
+/// The measured round trip, fed by both relaying threads.
+#[derive(Debug, Default)]
+pub struct RoundTrip {
+    state: Mutex<State>,
+}
+
+impl RoundTrip {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A GUI line on its way to the server at `now`.
+    pub fn on_gui_line(&self, line: &[u8], now: Instant) {
+        if first_token(line) == b"isready" {
+            self.state().asked.push_back(now);
+        }
+    }
+
+    /// A server line on its way to the GUI at `now`.
+    pub fn on_server_line(&self, line: &[u8], now: Instant) {
+        if first_token(line) != b"readyok" {
+            return;
+        }
+        let mut state = self.state();
+        if let Some(asked) = state.asked.pop_front() {
+            if state.samples.len() == KEPT {
+                state.samples.pop_front();
+            }
+            state
+                .samples
+                .push_back(now.saturating_duration_since(asked));
+        }
+    }
+
+    /// The median of the exchanges measured (the upper one of an even count), in whole
+    /// milliseconds rounded up; 0 before the first.
+    pub fn ms(&self) -> u64 {
+        let mut samples: Vec<Duration> = self.state().samples.iter().copied().collect();
+        samples.sort_unstable();
+        samples.get(samples.len() / 2).map_or(0, |d| {
+            let micros = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+            micros.div_ceil(1000)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exchange(rtt: &RoundTrip, at: Instant, ms: u64) {
+        rtt.on_gui_line(b"isready\n", at);
+        rtt.on_server_line(b"readyok\n", at + Duration::from_millis(ms));
+    }
+
+    #[test]
+    fn the_median_of_the_isready_readyok_exchanges_is_the_round_trip() {
+        let rtt = RoundTrip::default();
+        let t = Instant::now();
+        assert_eq!(rtt.ms(), 0);
+        exchange(&rtt, t, 40);
+        assert_eq!(rtt.ms(), 40);
+        exchange(&rtt, t, 30);
+        exchange(&rtt, t, 3000);
+        assert_eq!(rtt.ms(), 40);
+        rtt.on_server_line(b"readyok\n", t);
+        rtt.on_gui_line(b"go wtime 100\n", t);
+        assert_eq!(rtt.ms(), 40);
+    }
+
+    #[test]
+    fn readyoks_answer_the_isreadys_in_order_and_old_exchanges_leave() {
+        let rtt = RoundTrip::default();
+        let t = Instant::now();
+        rtt.on_gui_line(b"isready\n", t);
+        rtt.on_gui_line(b"isready\n", t + Duration::from_millis(100));
+        rtt.on_server_line(b"readyok\n", t + Duration::from_millis(120));
+        rtt.on_server_line(b"readyok\n", t + Duration::from_millis(120));
+        assert_eq!(rtt.ms(), 120);
+        for _ in 0..KEPT {
+            exchange(&rtt, t, 7);
+        }
+        assert_eq!(rtt.ms(), 7);
+    }
+
+    #[test]
+    fn part_of_a_millisecond_counts_as_one() {
+        let rtt = RoundTrip::default();
+        let t = Instant::now();
+        rtt.on_gui_line(b"isready\n", t);
+        rtt.on_server_line(b"readyok\n", t + Duration::from_micros(300));
+        assert_eq!(rtt.ms(), 1);
+    }
+}
