@@ -91,7 +91,7 @@ def wrap(r, fenguard, engine, name, conf_dir):
                          text=True, timeout=60)
     link = os.path.join(conf_dir, f"fenguard-{name}")
     r.check(f"fenguard wrap {engine} --name {name}: {link}",
-            out.returncode == 0 and link in out.stdout and os.path.islink(link),
+            out.returncode == 0 and link in out.stdout and os.access(link, os.X_OK),
             out.stdout + out.stderr)
     return link
 
@@ -213,14 +213,16 @@ def main():
             fs = set(option_names(recorded.get("fenguard-fairy", {})))
             r.check("fenguard-fairy ran Fairy-Stockfish (its `UCI_Variant`)",
                     "UCI_Variant" in fs, sorted(fs))
-            md5s = {e.get("md5") for e in recorded.values()}
-            if len(md5s) == 1:
-                # Not a failure of the probe: one file behind both links. pychess stores the
-                # analyzer chosen in its preferences (and a rematch's engine) as an md5.
-                found = engineNest.discoverer.getEngineByMd5(md5s.pop()) or {}
-                print("     note: pychess records one md5 for both links (the same fenguard "
-                      "binary); getEngineByMd5 of fenguard-stockfish's md5 gives "
-                      f"{found.get('name')}")
+            # pychess stores the analyzer chosen in its preferences (and a rematch's engine)
+            # as the md5 of the engine's file, and finds the engine by it: each wrapped name
+            # must be a file of its own.
+            md5s = {name: e.get("md5") for name, e in recorded.items()}
+            r.check("each wrapped name has its own md5 in pychess",
+                    len(set(md5s.values())) == len(md5s), md5s)
+            for name, md5 in md5s.items():
+                found = engineNest.discoverer.getEngineByMd5(md5) or {}
+                r.check(f"pychess finds {name} by its md5", found.get("name") == name,
+                        found.get("name"))
         saved = os.path.join(env["XDG_CONFIG_HOME"], "pychess", "engines.json")
         r.check(f"pychess saved the engines in {saved}",
                 os.path.isfile(saved) and "fenguard-stockfish" in open(saved).read())

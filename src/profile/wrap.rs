@@ -1,5 +1,6 @@
-//! `fenguard wrap ENGINE [--name NAME] [--dir DIR] [-- ARGS...]`: makes `fenguard-NAME` (a
-//! symbolic link to this fenguard on Unix, a copy on Windows) and its profile
+//! `fenguard wrap ENGINE [--name NAME] [--dir DIR] [-- ARGS...]`: makes `fenguard-NAME` (on
+//! Unix a two-line script that runs this fenguard under that name, `exec -a`; a copy on
+//! Windows) and its profile
 //! `fenguard-NAME.toml` beside it (`[engine] command` = the engine's full path, `args`), and
 //! prints what to register in the GUI. NAME defaults to the engine's file name; DIR to the
 //! user's configuration directory ([`super::config_dir`]: `$XDG_CONFIG_HOME/fenguard`, else
@@ -105,7 +106,7 @@ fn wrap(args: &WrapArgs) -> Result<String, String> {
         list.join(", ")
     );
     let _ = std::fs::remove_file(&exe);
-    link(&me, &exe)?;
+    link(&me, &exe, &name)?;
     std::fs::write(&profile, text)
         .map_err(|e| format!("cannot write {}: {e}", profile.display()))?;
     Ok(format!(
@@ -116,14 +117,34 @@ fn wrap(args: &WrapArgs) -> Result<String, String> {
     ))
 }
 
+/// The Unix `fenguard-NAME`: a script that starts `me` with `argv[0]` = its own path (bash's
+/// `exec -a`; same process, so a GUI's signals reach fenguard), so that the name selects the
+/// profile and the profile beside the script is found. A script, not a symbolic link: GUIs
+/// tell engines apart by a checksum of the file (pychess keeps the md5 of the analyzer chosen
+/// in its preferences and finds the engine by it), and links to one fenguard would all be one
+/// file; each script names its own profile, so no two are alike.
 #[cfg(unix)]
-fn link(me: &Path, exe: &Path) -> Result<(), String> {
-    std::os::unix::fs::symlink(me, exe)
-        .map_err(|e| format!("cannot link {} to {}: {e}", exe.display(), me.display()))
+fn script(me: &Path, name: &str) -> Result<String, String> {
+    let me = me
+        .to_str()
+        .ok_or_else(|| format!("fenguard's path is not UTF-8: {}", me.display()))?;
+    // Single-quoted for the shell: a `'` becomes `'\''`.
+    let me = format!("'{}'", me.replace('\'', "'\\''"));
+    Ok(format!(
+        "#!/bin/bash\n# fenguard-{name}: fenguard with the profile `{name}` (made by `fenguard wrap`).\nexec -a \"$0\" {me} \"$@\"\n"
+    ))
+}
+
+#[cfg(unix)]
+fn link(me: &Path, exe: &Path, name: &str) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", exe.display());
+    std::fs::write(exe, script(me, name)?).map_err(cannot)?;
+    std::fs::set_permissions(exe, std::fs::Permissions::from_mode(0o755)).map_err(cannot)
 }
 
 #[cfg(not(unix))]
-fn link(me: &Path, exe: &Path) -> Result<(), String> {
+fn link(me: &Path, exe: &Path, _name: &str) -> Result<(), String> {
     std::fs::copy(me, exe)
         .map(|_| ())
         .map_err(|e| format!("cannot copy {} to {}: {e}", me.display(), exe.display()))

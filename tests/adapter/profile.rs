@@ -5,7 +5,7 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::{FAKE_ENGINE, FENGUARD, test_dir};
+use crate::common::{FAKE_ENGINE, FENGUARD, test_dir, wait_until};
 
 /// pychess's probe: runs `exe` with no arguments, sends `uci`, reads until `uciok`, sends
 /// `quit`; the lines read, the exit status. The probe refuses an engine whose handshake holds
@@ -77,6 +77,55 @@ fn wrapped_name_started_without_arguments_gets_its_engine() {
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(2));
+}
+
+/// Two wrapped names are two different files (GUIs that tell engines apart by the file's
+/// checksum, as pychess does by md5, see two engines), each started with no arguments as its
+/// own profile, and a GUI's signal reaches fenguard itself (the script `exec`s it).
+#[cfg(target_os = "linux")]
+#[test]
+fn two_wrapped_names_are_two_different_files_each_running_its_profile() {
+    let dir = test_dir("profile_wrap_two");
+    let bin = dir.join("bin");
+    for name in ["one", "two"] {
+        let out = Command::new(FENGUARD)
+            .args(["wrap", FAKE_ENGINE, "--name", name, "--dir"])
+            .arg(&bin)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+    let one = std::fs::read(bin.join("fenguard-one")).unwrap();
+    let two = std::fs::read(bin.join("fenguard-two")).unwrap();
+    assert_ne!(one, two);
+    for name in ["one", "two"] {
+        let (lines, status) = probe(&bin.join(format!("fenguard-{name}")), &dir);
+        assert!(
+            lines.contains(&"id name FakeEngine".to_owned()),
+            "{lines:#?}"
+        );
+        assert!(status.success(), "{status:?}");
+    }
+    // The process the GUI started is fenguard (the script `exec`s it): its `pid` is fenguard's.
+    let mut child = Command::new(bin.join("fenguard-one"))
+        .current_dir(&dir)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let exe = wait_until(|| {
+        std::fs::read_link(format!("/proc/{}/exe", child.id()))
+            .ok()
+            .filter(|p| !p.ends_with("bash"))
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        exe.map(|p| p.file_name().map(|n| n.to_owned())),
+        Some(Path::new(FENGUARD).file_name().map(|n| n.to_owned())),
+    );
 }
 
 /// `fenguard wrap ARGS` with `HOME` = `home` and `XDG_CONFIG_HOME` = `xdg` (unset: `None`).
