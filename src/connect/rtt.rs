@@ -13,6 +13,9 @@ use crate::session::first_token;
 /// How many exchanges the median is taken over.
 pub const KEPT: usize = 9;
 
+/// Unanswered `isready` lines remembered at most (past it, more are not timed).
+const MAX_ASKED: usize = 1024;
+
 #[derive(Debug, Default)]
 struct State {
     /// When each unanswered `isready` left, oldest first.
@@ -37,7 +40,11 @@ impl RoundTrip {
     /// A GUI line on its way to the server at `now`.
     pub fn on_gui_line(&self, line: &[u8], now: Instant) {
         if first_token(line) == b"isready" {
-            self.state().asked.push_back(now);
+            let mut state = self.state();
+            // Bounded, whatever the server leaves unanswered.
+            if state.asked.len() < MAX_ASKED {
+                state.asked.push_back(now);
+            }
         }
     }
 
