@@ -10,7 +10,9 @@ backslashes, control bytes, non-ASCII and non-UTF-8 bytes in the lines, `setopti
 UCI_Chess960`, `ucinewgame`, `go` and `isready`. Each build runs it through
 bench/mock_engine.c (built with gcc) under four configurations (the default; `on_invalid`
 "repair" and "forward"; `chess960 = "detect"`). The GUI's output and `positions.jsonl` must be
-byte-identical, `ts`, `session` and the engine's `pid` aside. Exit status 0 when they are.
+byte-identical, `ts`, `session`, the engine's `pid` and `elapsed_ms` aside (the session is sent
+a piece at a time, each up to an `isready` whose `readyok` is awaited, so that it is the same
+session on every run). Exit status 0 when they are.
 """
 
 import argparse
@@ -149,10 +151,14 @@ def session(rng, n):
 
 def normalize(log):
     log = re.sub(rb'"ts":"[^"]*","session":"[^"]*"', b'"ts":"","session":""', log)
+    log = re.sub(rb'"elapsed_ms":\d+', b'"elapsed_ms":0', log)
     return re.sub(rb'"pid":\d+', b'"pid":0', log)
 
 
 def run(binary, engine, config, gui, work):
+    """Runs `binary` on `gui` a piece at a time: each piece ends with an `isready` and the
+    next is sent once its `readyok` came back, so that the engine's answers (and the records
+    of searches) take the same place among the GUI's lines on every run."""
     logs = tempfile.mkdtemp(dir=work)
     cmd = [binary, "--log-dir", logs]
     if config:
@@ -161,10 +167,29 @@ def run(binary, engine, config, gui, work):
             f.write(config)
         cmd += ["--config", path]
     env = dict(os.environ, MOCK_BURST="3")
-    out = subprocess.run(cmd + ["--", engine], input=gui, capture_output=True, env=env,
-                         timeout=600, cwd=logs).stdout
+    proc = subprocess.Popen(cmd + ["--", engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL,
+                            env=env, cwd=logs)
+    out = []
+    piece = []
+    for line in gui.splitlines(keepends=True):
+        piece.append(line)
+        if line.rstrip(b"\r\n") != b"isready":
+            continue
+        proc.stdin.write(b"".join(piece))
+        proc.stdin.flush()
+        piece = []
+        while True:
+            answer = proc.stdout.readline()
+            out.append(answer)
+            if not answer or answer == b"readyok\n":
+                break
+    proc.stdin.write(b"".join(piece))
+    proc.stdin.close()
+    out.append(proc.stdout.read())
+    proc.wait(timeout=60)
     with open(os.path.join(logs, "positions.jsonl"), "rb") as f:
-        return out, normalize(f.read())
+        return b"".join(out), normalize(f.read())
 
 
 def main():
