@@ -121,32 +121,50 @@ fn moves(out: &mut Vec<u8>, text: &str) {
             string(out, word);
         }
     } else {
-        // Nothing to escape: the bytes as they are, each run of spaces a word boundary.
-        let mut in_word = false;
-        let mut any = false;
-        for &b in text.as_bytes() {
-            if b == b' ' {
-                if in_word {
-                    out.push(b'"');
-                    in_word = false;
-                }
-                continue;
-            }
-            if !in_word {
-                if any {
-                    out.push(b',');
-                }
-                out.push(b'"');
-                in_word = true;
-                any = true;
-            }
-            out.push(b);
-        }
-        if in_word {
-            out.push(b'"');
-        }
+        plain_words(out, text.as_bytes());
     }
     out.push(b']');
+}
+
+/// The words of `bytes` (nothing to escape in them; runs of spaces between them) as the
+/// strings of a JSON array, written into room made once: at most `2 * len + 1` bytes, as a
+/// word of `k` bytes takes `k + 3` (quotes and a comma) and all but the first follow a space.
+/// A four-byte word followed by a space (most UCI moves) is copied whole.
+fn plain_words(out: &mut Vec<u8>, bytes: &[u8]) {
+    let at = out.len();
+    out.resize(at + 2 * bytes.len() + 1, 0);
+    let room = &mut out[at..];
+    let mut n = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b' ' {
+            i += 1;
+            continue;
+        }
+        if n > 0 {
+            room[n] = b',';
+            n += 1;
+        }
+        room[n] = b'"';
+        n += 1;
+        match bytes.get(i..i + 5) {
+            Some(&[a, b, c, d, b' ']) if ![a, b, c, d].contains(&b' ') => {
+                room[n..n + 4].copy_from_slice(&[a, b, c, d]);
+                n += 4;
+                i += 4;
+            }
+            _ => {
+                while i < bytes.len() && bytes[i] != b' ' {
+                    room[n] = bytes[i];
+                    n += 1;
+                    i += 1;
+                }
+            }
+        }
+        room[n] = b'"';
+        n += 1;
+    }
+    out.truncate(at + n);
 }
 
 /// The kebab-case name serde gives `verdict`.

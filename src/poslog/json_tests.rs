@@ -289,6 +289,18 @@ proptest! {
     }
 
     #[test]
+    fn a_full_line_of_uci_moves_is_serde_jsons(
+        mut record in record(),
+        moves_in in "( {0,2}[a-h][1-8][a-h][1-8][qn]?){0,30} {0,2}",
+        moves_out in "([a-h][1-8][a-h][1-8][qn]? ){0,30}[a-h][1-8][a-h][1-8]",
+    ) {
+        record.moves_in = Moves(moves_in);
+        record.moves_out = Moves(moves_out);
+        let wrapped = Record { seq: 7, event: Event::Position(Box::new(record.clone())) };
+        prop_assert_eq!(full("s", 7, &record, now()), render_serde("s", &wrapped, now()));
+    }
+
+    #[test]
     fn a_compact_position_line_is_the_former_serde_lines(
         record in record(),
         session in tricky(),
