@@ -10,6 +10,7 @@
 //! the line, for `fenguard replay`) have no compact form: their size never depends on the game.
 
 pub mod compact;
+mod json;
 pub mod rotate;
 
 use std::io::Write as _;
@@ -22,7 +23,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
-use crate::session::Record;
+use crate::session::{Event, Record};
 pub use compact::Compactor;
 pub use rotate::{RotatingFile, Rotation, rotated_path};
 
@@ -35,6 +36,10 @@ const QUEUE: usize = 4096;
 #[derive(Debug)]
 pub struct PositionLog {
     queue: Option<SyncSender<Queued>>,
+    /// Records the writer is done with, freed here, by the thread that queued them: memory
+    /// freed by another thread than the one that took it goes through glibc's slow path on
+    /// both sides (the writer's frees and the relay's next allocations).
+    done: Receiver<Record>,
     writer: Option<JoinHandle<()>>,
     label: Option<Label>,
 }
@@ -76,11 +81,13 @@ impl PositionLog {
     ) -> std::io::Result<PositionLog> {
         let file = RotatingFile::open(path, rotation)?;
         let (queue, records) = sync_channel(QUEUE);
+        let (done_tx, done) = sync_channel(QUEUE);
         let writer = std::thread::Builder::new()
             .name("positions.jsonl".to_owned())
-            .spawn(move || write_records(&records, &session, file))?;
+            .spawn(move || write_records(&records, &done_tx, &session, file))?;
         Ok(PositionLog {
             queue: Some(queue),
+            done,
             writer: Some(writer),
             label: None,
         })
@@ -98,6 +105,14 @@ impl PositionLog {
     /// Queues one record stamped with the current time; when the queue is full (the disk is
     /// stalled) the record is dropped: logging never stops the relay.
     pub fn write(&mut self, record: Record) {
+        // Two for one: the memory freed is mostly taken again by the next record, so the
+        // allocator keeps it in its per-thread cache, and what the writer hands back (never
+        // more than what was queued) does not pile up.
+        for _ in 0..2 {
+            if self.done.try_recv().is_err() {
+                break;
+            }
+        }
         let session = self
             .label
             .as_ref()
@@ -128,8 +143,14 @@ const GATHER: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// The writer thread: waits for a record, lets more gather for [`GATHER`], then writes them
 /// all, each whole on its line (compacted, [`Compactor`]), and flushes; stops at the first
-/// write error (a full disk: the relay goes on without the log).
-fn write_records(records: &Receiver<Queued>, session: &str, mut file: RotatingFile) {
+/// write error (a full disk: the relay goes on without the log). The records it is done with
+/// go back over `done` (dropped here when that queue is full).
+fn write_records(
+    records: &Receiver<Queued>,
+    done: &SyncSender<Record>,
+    session: &str,
+    mut file: RotatingFile,
+) {
     let mut compactor = Compactor::default();
     let mut last_label: Option<String> = None;
     while let Ok(first) = records.recv() {
@@ -140,8 +161,12 @@ fn write_records(records: &Receiver<Queued>, session: &str, mut file: RotatingFi
                 last_label.clone_from(&label);
             }
             let session = label.as_deref().unwrap_or(session);
-            if write_owned_record(&mut file, &mut compactor, session, record, ts).is_err() {
-                return;
+            match write_owned_record(&mut file, &mut compactor, session, record, ts) {
+                Ok(Some(old)) => {
+                    let _ = done.try_send(old);
+                }
+                Ok(None) => {}
+                Err(_) => return,
             }
         }
         if file.flush().is_err() {
@@ -158,37 +183,49 @@ pub fn write_record(
     record: &Record,
     ts: OffsetDateTime,
 ) -> std::io::Result<()> {
-    write_owned_record(file, compactor, session, record.clone(), ts)
+    write_owned_record(file, compactor, session, record.clone(), ts).map(drop)
 }
 
 /// [`write_record`] for a record the caller gives up (the writer thread's): kept by the
-/// compactor without a copy.
+/// compactor without a copy; the record the compactor lets go is returned ([`Compactor::keep`]).
 fn write_owned_record(
     file: &mut RotatingFile,
     compactor: &mut Compactor,
     session: &str,
     record: Record,
     ts: OffsetDateTime,
-) -> std::io::Result<()> {
+) -> std::io::Result<Option<Record>> {
     let mut line = compactor.line(session, &record, ts);
     if file.prepare(line.len() as u64)? {
         compactor.reset();
         line = compactor.line(session, &record, ts);
     }
-    compactor.keep(record);
-    file.write_all(line.as_bytes())
+    let old = compactor.keep(record);
+    file.write_all(line.as_bytes())?;
+    Ok(old)
 }
 
 /// `ts` of a record: UTC, microseconds (`2026-11-29T13:00:00.123456Z`). Written digit by
 /// digit (the writer renders a record per `position`); years outside 0..=9999 go through
 /// `time`'s formatter.
 fn timestamp(now: OffsetDateTime) -> String {
-    let Ok(year) = u32::try_from(now.year()) else {
-        return timestamp_formatted(now);
-    };
-    if year > 9999 {
-        return timestamp_formatted(now);
+    match timestamp_digits(now) {
+        Some(text) => text.iter().map(|&b| char::from(b)).collect(),
+        None => timestamp_formatted(now),
     }
+}
+
+/// [`timestamp`] appended to `out`.
+fn push_timestamp(out: &mut Vec<u8>, now: OffsetDateTime) {
+    match timestamp_digits(now) {
+        Some(text) => out.extend_from_slice(&text),
+        None => out.extend_from_slice(timestamp_formatted(now).as_bytes()),
+    }
+}
+
+/// The ASCII of [`timestamp`] for years 0..=9999.
+fn timestamp_digits(now: OffsetDateTime) -> Option<[u8; 27]> {
+    let year = u32::try_from(now.year()).ok().filter(|&y| y <= 9999)?;
     let mut text = *b"0000-00-00T00:00:00.000000Z";
     let fields = [
         (0, 4, year),
@@ -205,7 +242,7 @@ fn timestamp(now: OffsetDateTime) -> String {
             value /= 10;
         }
     }
-    text.iter().map(|&b| char::from(b)).collect()
+    Some(text)
 }
 
 fn timestamp_formatted(now: OffsetDateTime) -> String {
@@ -215,8 +252,18 @@ fn timestamp_formatted(now: OffsetDateTime) -> String {
 }
 
 /// One full JSON line (with `\n`) for `record` at time `now`: every field, as the writer wrote
-/// it before compaction (and as `fenguard log` rebuilds it).
+/// it before compaction (and as `fenguard log` rebuilds it). A `position` record is written by
+/// hand ([`json`], the same bytes as serde_json), every other through serde_json.
 pub fn render(session: &str, record: &Record, now: OffsetDateTime) -> String {
+    match &record.event {
+        Event::Position(p) => json::full(session, record.seq, p, now),
+        _ => render_serde(session, record, now),
+    }
+}
+
+/// [`render`] through serde_json for every kind of record (the reference the hand-written
+/// `position` lines are tested against).
+fn render_serde(session: &str, record: &Record, now: OffsetDateTime) -> String {
     let ts = timestamp(now);
     let mut text = serde_json::to_string(&Line {
         ts,
@@ -231,7 +278,6 @@ pub fn render(session: &str, record: &Record, now: OffsetDateTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::Event;
     use time::macros::datetime;
 
     #[test]

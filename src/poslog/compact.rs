@@ -15,21 +15,22 @@
 //! A record extends `N`, the previous `position` record of its session, when both have the
 //! same `fen_in` and `N.moves_in` and `N.moves_out` are prefixes of its own. Every other field
 //! (`verdict`, `diagnostics`, `fen_in`, `fen_out`, `chess960`, `final_fen`, and any field a
-//! later version adds to `PositionRecord` must be added to `CompactLine` too: the byte-exact
-//! rebuild test in `tests/log/log_compact.rs` fails otherwise) is written as in a full record. `fenguard log` rebuilds full records
-//! ([`crate::logview::Expander`]). The first record of a file is always full.
+//! later version adds to `PositionRecord` must be added to both writers of `super::json` too:
+//! the byte-exact rebuild test in `tests/log/log_compact.rs` and the serde comparisons of
+//! `json_tests.rs` fail otherwise) is written as in a full record. `fenguard log` rebuilds full
+//! records ([`crate::logview::Expander`]). The first record of a file is always full.
 
-use serde::Serialize;
 use time::OffsetDateTime;
 
-use crate::fen::Diagnostic;
-use crate::session::{Event, Moves, PositionRecord, Record, Verdict};
+use super::json::Cuts;
+use crate::session::{Event, Moves, PositionRecord, Record};
 
 /// Remembers the last `position` record of one session and renders records compacted against
 /// it.
 #[derive(Debug, Default)]
 pub struct Compactor {
-    last: Option<(u64, PositionRecord)>,
+    /// A `position` record.
+    last: Option<Record>,
 }
 
 /// Byte length of the longest common prefix of `a` and `b`, on a `char` boundary (compared a
@@ -121,27 +122,35 @@ impl Compactor {
         let Event::Position(position) = &record.event else {
             return super::render(session, record, now);
         };
-        match &self.last {
-            Some((seq, last)) => match compact(*seq, last, position) {
-                Some(fields) => render_compact(session, record, now, fields),
-                None => super::render(session, record, now),
-            },
+        let cuts = match &self.last {
+            Some(Record {
+                seq,
+                event: Event::Position(last),
+            }) => compact(*seq, last, position),
+            _ => None,
+        };
+        match cuts {
+            Some(cuts) => render_compact(session, record, now, cuts),
             None => super::render(session, record, now),
         }
     }
 
     /// Remembers `record`, once written, as the one the next `position` record may extend
-    /// (taken by value: the writer thread owns its records, so nothing is copied).
-    pub fn keep(&mut self, record: Record) {
-        if let Event::Position(position) = record.event {
-            self.last = Some((record.seq, *position));
+    /// (taken by value: the writer thread owns its records, so nothing is copied). Gives back
+    /// the record it no longer needs: the one `record` replaces, or `record` itself when it is
+    /// not a `position` record (so that the writer thread can hand it back to be freed by the
+    /// thread that allocated it).
+    pub fn keep(&mut self, record: Record) -> Option<Record> {
+        match record.event {
+            Event::Position(_) => self.last.replace(record),
+            _ => Some(record),
         }
     }
 }
 
-/// The compact fields of `new` against `last` (record `seq`), or `None` when it does not
-/// extend it.
-fn compact(seq: u64, last: &PositionRecord, new: &PositionRecord) -> Option<Compact> {
+/// The compact cuts of `new` against `last` (record `seq`), or `None` when it does not extend
+/// it.
+fn compact(seq: u64, last: &PositionRecord, new: &PositionRecord) -> Option<Cuts> {
     if last.fen_in != new.fen_in {
         return None;
     }
@@ -152,7 +161,7 @@ fn compact(seq: u64, last: &PositionRecord, new: &PositionRecord) -> Option<Comp
         (Some(a), Some(b)) => Some(common_prefix(a, b)),
         _ => None,
     };
-    Some(Compact {
+    Some(Cuts {
         extends: seq,
         raw,
         moves_in_at,
@@ -161,104 +170,14 @@ fn compact(seq: u64, last: &PositionRecord, new: &PositionRecord) -> Option<Comp
     })
 }
 
-struct Compact {
-    extends: u64,
-    raw: usize,
-    /// Byte offsets in the new record's `moves_in` and `moves_out` where the moves the last
-    /// record did not have start.
-    moves_in_at: usize,
-    moves_out_at: usize,
-    sent: Option<usize>,
-}
-
-/// The moves of a list from a byte offset on (where a move starts or a space before one),
-/// serialized as a JSON array of strings.
-struct Tail<'a>(&'a str);
-
-impl Serialize for Tail<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(Moves::words(self.0))
-    }
-}
-
-/// `sent` of a compact record: its prefix length and tail when both records sent a line, else
-/// the field as in a full record.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Sent<'a> {
-    Split {
-        sent_prefix: usize,
-        sent_tail: &'a str,
-    },
-    Whole {
-        sent: Option<&'a String>,
-    },
-}
-
 /// A compact `position` line: the full record's fields in their order, the compact ones in the
-/// places of those they stand for (see the module table). Serialized directly: the writer
-/// thread shares the machine with the relay.
-#[derive(Serialize)]
-struct CompactLine<'a> {
-    ts: String,
-    session: &'a str,
-    seq: u64,
-    kind: &'static str,
-    extends: u64,
-    raw_prefix: usize,
-    raw_tail: &'a str,
-    verdict: Verdict,
-    diagnostics: &'a [Diagnostic],
-    fen_in: Option<&'a String>,
-    fen_out: Option<&'a String>,
-    moves_in_tail: Tail<'a>,
-    moves_out_tail: Tail<'a>,
-    chess960: bool,
-    final_fen: Option<&'a String>,
-    #[serde(flatten)]
-    sent: Sent<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    variant: Option<&'a String>,
-}
-
-fn render_compact(session: &str, record: &Record, now: OffsetDateTime, c: Compact) -> String {
-    let Event::Position(p) = &record.event else {
-        return super::render(session, record, now);
-    };
-    let sent = match (c.sent, &p.sent) {
-        (Some(n), Some(sent)) => Sent::Split {
-            sent_prefix: n,
-            sent_tail: &sent[n..],
-        },
-        _ => Sent::Whole {
-            sent: p.sent.as_ref(),
-        },
-    };
-    let line = CompactLine {
-        ts: super::timestamp(now),
-        session,
-        seq: record.seq,
-        kind: "position",
-        extends: c.extends,
-        raw_prefix: c.raw,
-        raw_tail: &p.raw[c.raw..],
-        verdict: p.verdict,
-        diagnostics: &p.diagnostics,
-        fen_in: p.fen_in.as_ref(),
-        fen_out: p.fen_out.as_ref(),
-        moves_in_tail: Tail(&p.moves_in.0[c.moves_in_at..]),
-        moves_out_tail: Tail(&p.moves_out.0[c.moves_out_at..]),
-        chess960: p.chess960,
-        final_fen: p.final_fen.as_ref(),
-        sent,
-        variant: p.variant.as_ref(),
-    };
-    let mut text = Vec::with_capacity(512);
-    if serde_json::to_writer(&mut text, &line).is_err() {
-        text.clear();
+/// places of those they stand for (see the module table), written by hand ([`super::json`]:
+/// serde_json's bytes; the writer thread shares the machine with the relay).
+fn render_compact(session: &str, record: &Record, now: OffsetDateTime, c: Cuts) -> String {
+    match &record.event {
+        Event::Position(p) => super::json::compact(session, record.seq, p, now, c),
+        _ => super::render(session, record, now),
     }
-    text.push(b'\n');
-    String::from_utf8(text).unwrap_or_default()
 }
 
 #[cfg(test)]

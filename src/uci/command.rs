@@ -144,11 +144,15 @@ pub fn parse_position(line: &[u8]) -> Result<PositionCommand<'_>, CommandError> 
             });
         }
     };
+    // Room for every move of a game at once (a move and its space take five bytes or more);
+    // a longer list grows as usual.
+    let mut moves = Vec::with_capacity((toks.rest().len() / 5 + 1).min(1024));
+    moves.extend(toks);
     Ok(PositionCommand {
         line,
         start,
         moves_keyword,
-        moves: toks.collect(),
+        moves,
     })
 }
 

@@ -82,6 +82,13 @@ pub struct Tokens<'a> {
     pos: usize,
 }
 
+impl<'a> Tokens<'a> {
+    /// The bytes of the line not read yet (from the end of the last token given).
+    pub fn rest(&self) -> &'a [u8] {
+        &self.line[self.pos.min(self.line.len())..]
+    }
+}
+
 impl<'a> Iterator for Tokens<'a> {
     type Item = Token<'a>;
 
