@@ -65,6 +65,7 @@ use bytes::Bytes;
 use tracing::Level;
 
 mod adapter;
+mod bestmove;
 mod book;
 pub mod chess960;
 mod commands;

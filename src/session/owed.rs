@@ -92,6 +92,12 @@ impl Owed {
         })
     }
 
+    /// Whether a `go ponder` / `go infinite` fenguard answers waits for `ponderhit` / `stop`.
+    pub(super) fn holds_own_search(&self) -> bool {
+        self.searches()
+            .any(|s| s.own.as_ref().is_some_and(|own| own.held))
+    }
+
     /// Takes the first entry the engine's `answer` answers off the queue (`None`: the engine
     /// answered nothing the GUI asked for; its line is relayed all the same).
     pub(super) fn answered(&mut self, answer: Answer) -> Option<Entry> {
@@ -127,7 +133,15 @@ impl Owed {
         for entry in &mut self.entries {
             match entry {
                 Entry::Readyok { own } => *own = true,
-                Entry::Search(s) => s.answer_as_lost(),
+                Entry::Search(s) => {
+                    s.answer_as_lost();
+                    // No new engine (`keep_uciok` false): fenguard ends, and a held `go
+                    // ponder` / `go infinite` it answers (after a rejected position) is
+                    // answered now, not at a `ponderhit` / `stop` that would find no one.
+                    if let Some(own) = s.own.as_mut().filter(|_| !keep_uciok) {
+                        own.held = false;
+                    }
+                }
                 Entry::Uciok | Entry::Lines(_) => {}
             }
         }

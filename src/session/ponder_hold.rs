@@ -4,8 +4,8 @@
 //! which then releases it at once and is not forwarded (the engine has nothing left to stop:
 //! a `ponderhit` would start nothing the GUI's clock expects). A new `go` without `stop`
 //! releases it too, before the new search. An engine that exits while its `bestmove` is held
-//! has it released at its exit (`restart.rs`): it is the engine's answer, better than
-//! fenguard's `bestmove 0000`.
+//! leaves it as the search's answer (`Search::answer_as_lost`), released at once in place of
+//! fenguard's `bestmove 0000`, as every search lost with its engine is answered.
 
 use std::time::Instant;
 
@@ -26,6 +26,11 @@ pub(super) struct Hold {
 }
 
 impl Hold {
+    /// The engine answering this search is gone: its `bestmove`, when held.
+    pub(super) fn lost(&mut self) -> Option<Box<Bytes>> {
+        self.held.take()
+    }
+
     /// The hold of a search asked with `waits_for_stop` (`go ponder` / `go infinite`).
     pub(super) fn for_go(waits_for_stop: bool) -> Hold {
         Hold {

@@ -36,6 +36,16 @@ impl Session {
                 self.transcribe(&mut out, Direction::FromGui, &line);
                 return self.quit_while_restarting(out, Bytes::from_static(b"quit\n"));
             }
+            // Ends a `go ponder` / `go infinite` of the lost engine that fenguard answers (the
+            // engine's held `bestmove`, or `bestmove 0000`): answered now, as nothing waits
+            // before it; nothing is forwarded.
+            Some(c @ (UciCommand::Stop | UciCommand::PonderHit))
+                if self.inbox.is_empty() && self.owed.holds_own_search() =>
+            {
+                self.transcribe(&mut out, Direction::FromGui, &line);
+                self.on_stop(&mut out, line, c, now);
+                self.release(&mut out, now);
+            }
             // Transcribed when released.
             _ => self.inbox.push(Held::Line(line, command, now)),
         }

@@ -242,11 +242,6 @@ impl Session {
         out.push(record);
         self.restart.suspects.on_exit();
         self.timers.on_exit();
-        if !(self.quitting && exit.killed) {
-            // A `bestmove` held for the GUI's `ponderhit` / `stop` (`ponder_hold.rs`) is the
-            // engine's answer: the GUI gets it, not fenguard's `bestmove 0000`.
-            self.release_held_bestmove(&mut out, now);
-        }
         if !failed {
             // The engine is gone: what it still owed is answered by fenguard (as an engine
             // that quits mid-search writes its `bestmove`; a GUI that only closed its output
@@ -277,7 +272,6 @@ impl Session {
         // What the engine owed is fenguard's to answer, in order; a `uciok` the GUI waits for
         // comes from the new engine's handshake (or is dropped when there is none).
         self.owed.engine_gone(true);
-        self.release(&mut out, now);
         self.schedule_restart(&mut out, now);
         out
     }
@@ -305,9 +299,14 @@ impl Session {
             self.give_up(out, now);
             return;
         }
-        let exponent = u32::try_from(recent.len()).unwrap_or(u32::MAX).min(5);
+        // What the lost engine owed, in order, now that a new one comes (a `go ponder` /
+        // `go infinite` still waits for the GUI's `ponderhit` / `stop`).
+        self.release(out, now);
+        let exponent = u32::try_from(self.restart.recent.len())
+            .unwrap_or(u32::MAX)
+            .min(5);
         let after = (FIRST_BACKOFF * 2u32.pow(exponent)).min(MAX_BACKOFF);
-        recent.push_back(now);
+        self.restart.recent.push_back(now);
         self.restart.count += 1;
         self.phase = Phase::Waiting;
         if self.restart.position_invalid {

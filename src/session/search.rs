@@ -11,34 +11,33 @@ use bytes::Bytes;
 use tracing::Level;
 
 use super::game::Game;
-use super::owed::{Answer, Entry};
+use super::owed::Entry;
 use super::position::{lossy, split_terminator};
-use super::record::{Event, FenguardAnswer, SearchRecord};
-use super::timers::Timer;
+use super::record::FenguardAnswer;
 use super::{Action, Session};
 use crate::config::OnInvalid;
-use crate::rules::{LineRewriter, check_bestmove, rewrite_engine_line, translate_searchmoves};
+use crate::rules::{LineRewriter, rewrite_engine_line, translate_searchmoves};
 use crate::uci::{Code, Severity, UciCommand, parse_go, splice, tokens};
 
 /// An open search.
 #[derive(Debug, Clone)]
 pub(super) struct Search {
     /// `seq` of the position record it searches.
-    position_seq: Option<u64>,
+    pub(super) position_seq: Option<u64>,
     /// The `go` line as the GUI sent it (its `searchmoves` in the GUI's notation).
-    go: String,
+    pub(super) go: String,
     /// When the GUI sent `go`, if the shell said.
-    started: Option<Instant>,
+    pub(super) started: Option<Instant>,
     /// The searched position, when fenguard knows it.
-    root: Option<Game>,
+    pub(super) root: Option<Game>,
     /// How fenguard answers it itself (`bestmove 0000`), or `None` when the engine searches.
     pub(super) own: Option<OwnAnswer>,
     /// A `stop` was forwarded while the engine owed this search: its `bestmove` is due within
     /// the ping timeout (re-armed when an earlier search's `bestmove` clears the deadline).
-    stopped: bool,
+    pub(super) stopped: bool,
     /// The castling rewrite of this search's `info` / `bestmove` lines, with its cache of the
     /// last pv replayed from `root` (boxed: a search waits in the owed-reply queue).
-    rewriter: Box<LineRewriter<Game>>,
+    pub(super) rewriter: Box<LineRewriter<Game>>,
     /// Ponder repair: pondering until the GUI's `ponderhit` / `stop`, an early `bestmove`
     /// held (`ponder_hold.rs`).
     pub(super) hold: super::ponder_hold::Hold,
@@ -48,19 +47,22 @@ pub(super) struct Search {
 #[derive(Debug, Clone)]
 pub(super) struct OwnAnswer {
     /// The terminator of the GUI's line that asked for it (`\n` or `\r\n`).
-    crlf: bool,
+    pub(super) crlf: bool,
     /// `go infinite` / `go ponder`: waits for the GUI's `stop` / `ponderhit`.
     pub(super) held: bool,
     /// Why fenguard answers, which also says with what: `bestmove (none)` for python-chess's
     /// empty list (`searchmoves 0000`, its form of `root_moves=[]`), as Stockfish 15.1 answers
     /// it (python-chess reads that as no move; `bestmove 0000` would read as a null move); the
     /// book's move; else `bestmove 0000`.
-    why: Why,
+    pub(super) why: Why,
+    /// The engine's own `bestmove`, held for the GUI's `ponderhit` / `stop` when the engine
+    /// exited (`ponder_hold.rs`): relayed instead of `bestmove 0000`.
+    pub(super) engine_line: Option<Box<Bytes>>,
 }
 
 /// Why fenguard answers a search itself ([`FenguardAnswer`], with the book's move).
 #[derive(Debug, Clone, Copy)]
-enum Why {
+pub(super) enum Why {
     RejectedPosition,
     EngineGone,
     NotSent,
@@ -70,7 +72,7 @@ enum Why {
 }
 
 impl Why {
-    fn record(self) -> FenguardAnswer {
+    pub(super) fn record(self) -> FenguardAnswer {
         match self {
             Why::RejectedPosition => FenguardAnswer::RejectedPosition,
             Why::EngineGone => FenguardAnswer::EngineGone,
@@ -82,7 +84,7 @@ impl Why {
     }
 
     /// The move fenguard writes after `bestmove`.
-    fn bestmove(self) -> String {
+    pub(super) fn bestmove(self) -> String {
         match self {
             Why::Book(m) => m.to_string(),
             Why::EmptySearchmoves => "(none)".to_owned(),
@@ -97,15 +99,23 @@ impl OwnAnswer {
             crlf: false,
             held: false,
             why,
+            engine_line: None,
         }
     }
 }
 
 impl Search {
-    /// The engine that owed this search is gone: fenguard answers it (`bestmove 0000`).
+    /// The engine that owed this search is gone: fenguard answers it at once, with the
+    /// engine's own `bestmove` when one was held (`ponder_hold.rs`), else `bestmove 0000`.
+    /// At once also for a `go ponder` / `go infinite`: a GUI discards a `bestmove` that
+    /// comes while it ponders and starts a new search (cutechess: "Premature bestmove while
+    /// pondering"), where a `bestmove 0000` answering its later `ponderhit` would be played
+    /// (cutechess forfeits the game on it).
     pub(super) fn answer_as_lost(&mut self) {
         if self.own.is_none() {
-            self.own = Some(OwnAnswer::now(Why::EngineGone));
+            let mut own = OwnAnswer::now(Why::EngineGone);
+            own.engine_line = self.hold.lost();
+            self.own = Some(own);
         }
     }
 }
@@ -119,11 +129,6 @@ pub(super) fn is_perft(body: &[u8]) -> bool {
 /// Why `searchmoves` left nothing to search: `asked_empty` when the list only held `0000`.
 struct EmptyList {
     asked_empty: bool,
-}
-
-fn elapsed_ms(started: Option<Instant>, now: Option<Instant>) -> Option<u64> {
-    let (started, now) = (started?, now?);
-    u64::try_from(now.saturating_duration_since(started).as_millis()).ok()
 }
 
 impl Session {
@@ -160,6 +165,7 @@ impl Session {
             crlf: self.gui_crlf,
             held: go.as_ref().is_some_and(|go| go.waits_for_stop),
             why: Why::RejectedPosition,
+            engine_line: None,
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
         // (the next `stop` belongs to the new search).
@@ -334,33 +340,6 @@ impl Session {
         }
     }
 
-    /// Writes fenguard's own `bestmove 0000` (or `bestmove (none)` for an empty move list)
-    /// for `search` and closes its record.
-    pub(super) fn answer_own_search(
-        &mut self,
-        out: &mut Vec<Action>,
-        search: Search,
-        now: Instant,
-    ) {
-        let (crlf, why) = match &search.own {
-            Some(own) => (own.crlf, own.why),
-            None => (false, Why::EngineGone),
-        };
-        let best = why.bestmove();
-        let end = if crlf { "\r\n" } else { "\n" };
-        self.forward_to_gui(out, Bytes::from(format!("bestmove {best}{end}")));
-        self.record_search(out, search, Some(best), None, Some(now), Vec::new());
-    }
-
-    /// The position the engine's moves start from: the oldest search the engine owes a
-    /// `bestmove` for, else the last position sent.
-    fn root(&self) -> Option<&Game> {
-        match self.owed.searches().find(|s| s.own.is_none()) {
-            Some(search) => search.root.as_ref(),
-            None => self.current.as_ref(),
-        }
-    }
-
     /// The castling moves of an engine line rewritten into the GUI's notation, replayed from
     /// [`Session::root`] by the rewriter of the search the line belongs to; `None` when no
     /// position is known.
@@ -389,81 +368,6 @@ impl Session {
             }
         }
         self.forward_to_gui(out, relay);
-    }
-
-    /// The engine's `bestmove`: rewritten while the notations differ, checked in the searched
-    /// position, relayed, and the search record closed.
-    pub(super) fn on_bestmove(&mut self, out: &mut Vec<Action>, line: &Bytes, now: Instant) {
-        let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
-        let mut relay = line.clone();
-        let mut diags = Vec::new();
-        if gui != engine
-            && let Some((rewritten, found)) = self.rewrite_for_gui(line)
-        {
-            diags.extend(found.iter().map(|d| d.diagnostic.clone()));
-            if let Cow::Owned(bytes) = rewritten {
-                relay = Bytes::from(bytes);
-            }
-        }
-        if let Some(root) = self.root() {
-            diags.extend(
-                check_bestmove(line, root, engine)
-                    .iter()
-                    .map(|d| d.diagnostic.clone()),
-            );
-        }
-        for d in &diags {
-            let level = if d.is_error() {
-                Level::WARN
-            } else {
-                Level::INFO
-            };
-            out.push(Action::Log(level, format!("{}: {}", d.code, d.message)));
-            if d.is_error() {
-                self.report(out, format!("{}: {}", d.code, d.message));
-            }
-        }
-        let mut toks = tokens(split_terminator(&relay).0).skip(1);
-        let best = toks.next().map(|t| lossy(t.text));
-        let ponder = match (toks.next(), toks.next()) {
-            (Some(kw), Some(p)) if kw.text == b"ponder" => Some(lossy(p.text)),
-            _ => None,
-        };
-        self.forward_to_gui(out, relay);
-        if let Some(Entry::Search(search)) = self.owed.answered(Answer::Bestmove) {
-            self.record_search(out, search, best, ponder, Some(now), diags);
-        }
-        self.timers.stop(Timer::Bestmove);
-        // A later search already stopped (stop, go, stop before the first bestmove): its
-        // bestmove is due from now.
-        if self.owed.searches().any(|s| s.own.is_none() && s.stopped) {
-            self.timers.on_stop(now);
-        }
-    }
-
-    pub(super) fn record_search(
-        &mut self,
-        out: &mut Vec<Action>,
-        search: Search,
-        bestmove: Option<String>,
-        ponder: Option<String>,
-        now: Option<Instant>,
-        diagnostics: Vec<crate::fen::Diagnostic>,
-    ) {
-        if !self.settings.log_positions {
-            return;
-        }
-        let event = Event::Search(SearchRecord {
-            position_seq: search.position_seq,
-            go: search.go,
-            bestmove,
-            ponder,
-            elapsed_ms: elapsed_ms(search.started, now),
-            diagnostics,
-            variant: self.rules.record_name(),
-            fenguard_answer: search.own.as_ref().map(|own| own.why.record()),
-        });
-        out.push(self.record(event));
     }
 }
 

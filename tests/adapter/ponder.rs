@@ -75,8 +75,9 @@ fn a_well_behaved_engine_is_stopped_as_before() {
     );
 }
 
-/// The engine crashes while its early `bestmove` is held: the GUI gets that move, not
-/// fenguard's `bestmove 0000`, and the record does not call it fenguard's.
+/// The engine crashes while its early `bestmove` is held: the GUI gets that move at once (as
+/// every search lost with its engine is answered at once), not fenguard's `bestmove 0000`, and
+/// the record does not call it fenguard's. The GUI's `ponderhit` then is not forwarded.
 #[test]
 fn a_held_bestmove_survives_the_engine_crashing() {
     let mut gui = Gui::fake("ponder_crash", "", EARLY);

@@ -3,11 +3,13 @@
 
 use super::{engine, engine_signalled, gui, search_records, to_engine, to_gui};
 use crate::config::Config;
-use crate::session::{Adapter, FenguardAnswer, Session};
+use crate::session::{Action, Adapter, FenguardAnswer, RestartPolicy, Session};
 
 fn session(toml: &str) -> Session {
     let config = Config::from_toml(toml, "t.toml").unwrap();
-    Session::new(false).with_adapter(Adapter::from_config(&config, None, 7))
+    Session::new(false)
+        .with_restart(RestartPolicy::from(&config.engine))
+        .with_adapter(Adapter::from_config(&config, None, 7))
 }
 
 fn handshake(s: &mut Session) -> (Vec<String>, Vec<String>) {
@@ -120,6 +122,33 @@ fn an_engine_that_exits_with_a_held_bestmove_has_it_relayed_not_0000() {
     assert_eq!(records.len(), 1, "{out:?}");
     assert_eq!(records[0].bestmove.as_deref(), Some("e2e4"));
     assert_eq!(records[0].fenguard_answer, None);
+    // The GUI's ponderhit that follows (the engine restarting) is not forwarded.
+    assert!(to_engine(&gui(&mut s, "ponderhit")).is_empty());
+}
+
+#[test]
+fn a_held_own_go_infinite_is_answered_at_a_stop_sent_while_the_engine_restarts() {
+    let mut s = session("[positions]\non_invalid = \"reject\"\n");
+    handshake(&mut s);
+    gui(&mut s, "position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    gui(&mut s, "go infinite");
+    let out = engine_signalled(&mut s, 11);
+    assert!(
+        matches!(out.last(), Some(Action::RestartEngine { .. })),
+        "{out:?}"
+    );
+    assert!(
+        !to_gui(&out).iter().any(|l| l.starts_with("bestmove")),
+        "{out:?}"
+    );
+    let out = gui(&mut s, "stop");
+    assert_eq!(to_gui(&out), ["bestmove 0000\n"]);
+    assert!(to_engine(&out).is_empty(), "{out:?}");
+    let records = search_records(&out);
+    assert_eq!(
+        records[0].fenguard_answer,
+        Some(FenguardAnswer::RejectedPosition)
+    );
 }
 
 #[test]
