@@ -29,7 +29,7 @@ impl Session {
     /// nobody asked for, judged in the last position sent and relayed all the same).
     pub(super) fn on_bestmove(&mut self, out: &mut Vec<Action>, line: &Bytes, now: Instant) {
         let search = match self.owed.answered(Answer::Bestmove) {
-            Some(Entry::Search(search)) => Some(search),
+            Some(Entry::Search(search)) => Some(*search),
             _ => None,
         };
         self.relay_bestmove(out, line, search, now);

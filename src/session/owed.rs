@@ -35,7 +35,7 @@ pub(super) enum Entry {
     /// The GUI's `isready`: the engine owes `readyok` (`own`: fenguard answers it).
     Readyok { own: bool },
     /// The GUI's `go` (a search): engine-owed while `own` is `None`.
-    Search(Search),
+    Search(Box<Search>),
     /// fenguard's own GUI writes about a GUI command (with their transcript entries).
     Lines(Vec<Action>),
 }
@@ -79,7 +79,7 @@ impl Owed {
     /// The searches, oldest first.
     pub(super) fn searches(&self) -> impl Iterator<Item = &Search> {
         self.entries.iter().filter_map(|e| match e {
-            Entry::Search(s) => Some(s),
+            Entry::Search(s) => Some(&**s),
             _ => None,
         })
     }
@@ -87,7 +87,7 @@ impl Owed {
     /// The searches, oldest first, mutably.
     pub(super) fn searches_mut(&mut self) -> impl Iterator<Item = &mut Search> {
         self.entries.iter_mut().filter_map(|e| match e {
-            Entry::Search(s) => Some(s),
+            Entry::Search(s) => Some(&mut **s),
             _ => None,
         })
     }
@@ -189,7 +189,7 @@ impl Session {
                 Entry::Readyok { .. } => {
                     self.forward_to_gui(out, Bytes::from_static(b"readyok\n"));
                 }
-                Entry::Search(search) => self.answer_own_search(out, search, now),
+                Entry::Search(search) => self.answer_own_search(out, *search, now),
                 Entry::Uciok => {}
             }
         }
@@ -216,7 +216,7 @@ impl Session {
     pub(super) fn forget_owed(&mut self, out: &mut Vec<Action>, now: Option<Instant>) {
         for entry in std::mem::take(&mut self.owed.entries) {
             if let Entry::Search(search) = entry {
-                self.record_search(out, search, None, None, now, Vec::new());
+                self.record_search(out, *search, None, None, now, Vec::new());
             }
         }
     }

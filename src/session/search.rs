@@ -145,7 +145,7 @@ impl Session {
             rewriter: Box::default(),
             hold: Default::default(),
         };
-        self.owed.entries.push_back(Entry::Search(search));
+        self.owed.entries.push_back(Entry::Search(Box::new(search)));
     }
 
     /// `go`: answered `bestmove 0000` after a rejected position (when the GUI sends `stop`
@@ -193,7 +193,7 @@ impl Session {
             ));
             search.root = None;
             search.own = Some(own);
-            self.owed.entries.push_back(Entry::Search(search));
+            self.owed.entries.push_back(Entry::Search(Box::new(search)));
             return;
         }
         if let Some(m) = self.book_move(go.as_ref()) {
@@ -203,7 +203,7 @@ impl Session {
             ));
             own.why = Why::Book(m);
             search.own = Some(own);
-            self.owed.entries.push_back(Entry::Search(search));
+            self.owed.entries.push_back(Entry::Search(Box::new(search)));
             return;
         }
         let mut sent = line.clone();
@@ -224,12 +224,12 @@ impl Session {
                         Why::NoLegalSearchmoves
                     };
                     search.own = Some(own);
-                    self.owed.entries.push_back(Entry::Search(search));
+                    self.owed.entries.push_back(Entry::Search(Box::new(search)));
                     return;
                 }
             }
         }
-        self.owed.entries.push_back(Entry::Search(search));
+        self.owed.entries.push_back(Entry::Search(Box::new(search)));
         let sent = self.time_safe(sent);
         self.forward_to_engine(out, sent);
     }
