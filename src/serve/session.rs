@@ -42,7 +42,8 @@ pub(super) async fn run(
         ctx.caps.threads,
         ctx.caps.hash_mb,
     );
-    let session = spec.session(Some(guard));
+    // A closed connection is a client gone: no `uciok` is waited for after it.
+    let session = spec.session(Some(guard)).with_gone_at_eof();
     let relay = match Relay::start(&spec.command, session, ctx.stderr.clone(), ctx.grace) {
         Ok(relay) => relay,
         Err(err) => {

@@ -114,7 +114,7 @@ impl Session {
             ),
             Action::CloseEngineInput,
         ];
-        self.start_quitting(&mut out);
+        self.quit_at_eof(&mut out);
         out
     }
 }

@@ -252,6 +252,8 @@ pub struct Session {
     quitting: bool,
     /// The GUI quit while waiting for `uciok`: the quit grace starts at it (`quit.rs`).
     grace_after_uciok: bool,
+    /// The end of the GUI's input means the GUI is gone (`quit.rs`).
+    gone_at_eof: bool,
     settings: Settings,
     c960: Chess960State,
     /// The position after the last `position` sent, when fenguard knows it.
@@ -318,6 +320,7 @@ impl Session {
             phase: Phase::Running,
             quitting: false,
             grace_after_uciok: false,
+            gone_at_eof: false,
             settings,
             c960: Chess960State::default(),
             current: None,

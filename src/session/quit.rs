@@ -8,6 +8,11 @@
 //! GUI still waits for `uciok`, the grace starts at the engine's `uciok`, not at `quit`; an
 //! engine that never sends it is bounded by its `uciok` deadline
 //! (`engine.startup_timeout_ms`), after which the grace starts.
+//!
+//! Where the end of the GUI's input means the GUI is gone (the daemon's closed connection:
+//! [`Session::with_gone_at_eof`]), nobody reads a `uciok` any more: the grace starts at once,
+//! also one put off by an earlier `quit`, so a client that sends `uci` and leaves holds no
+//! engine (nor a session slot) longer than the grace.
 
 use tracing::Level;
 
@@ -31,6 +36,26 @@ impl Session {
         } else {
             out.push(Action::StartQuitGrace);
         }
+    }
+
+    /// The end of the GUI's input: as `quit`, or, where it means the GUI is gone
+    /// ([`Session::with_gone_at_eof`]), the grace starts now.
+    pub(super) fn quit_at_eof(&mut self, out: &mut Vec<Action>) {
+        if !self.gone_at_eof {
+            self.start_quitting(out);
+        } else if !self.quitting || self.grace_after_uciok {
+            self.quitting = true;
+            self.grace_after_uciok = false;
+            out.push(Action::StartQuitGrace);
+        }
+    }
+
+    /// The end of the GUI's input means the GUI is gone (a daemon's connection): no `uciok`
+    /// is waited for after it (see the module's text). The stdio proxy's GUI may still read
+    /// after closing its output (`printf 'uci\n' | fenguard -- ENGINE`).
+    pub fn with_gone_at_eof(mut self) -> Session {
+        self.gone_at_eof = true;
+        self
     }
 
     /// The engine's `uciok` was relayed (`timed_out`: or its deadline passed): the grace put

@@ -72,3 +72,16 @@ fn a_second_uci_keeps_the_grace_waiting_for_its_own_uciok() {
     assert!(!grace(&engine(&mut s, "uciok")));
     assert!(grace(&engine(&mut s, "uciok")));
 }
+
+#[test]
+fn where_the_end_of_input_means_the_gui_is_gone_the_grace_starts_at_once() {
+    let mut s = Session::new(false).with_gone_at_eof();
+    gui(&mut s, "uci");
+    assert!(grace(&s.handle(Input::GuiEof, Instant::now())));
+    // A `quit` that put the grace off: the closed connection starts it.
+    let mut s = Session::new(false).with_gone_at_eof();
+    gui(&mut s, "uci");
+    assert!(!grace(&gui(&mut s, "quit")));
+    assert!(grace(&s.handle(Input::GuiEof, Instant::now())));
+    assert!(!grace(&engine(&mut s, "uciok")));
+}
