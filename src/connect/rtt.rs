@@ -3,6 +3,9 @@
 //! each `isready` with one `readyok`, in order), the median of the last [`KEPT`] exchanges.
 //! An exchange holds the engine's own answer time too (an engine answers `isready` at once,
 //! also while searching); the median leaves out the odd slow one (a restart, a busy moment).
+//! An `isready` sent after `uci`, `setoption` or `ucinewgame` (before any other `readyok`) is
+//! not timed: its `readyok` waits for the engine's own work (Stockfish allocates or clears its
+//! hash: seconds for a large `Hash`), which is no part of the network's delay.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -18,8 +21,10 @@ const MAX_ASKED: usize = 1024;
 
 #[derive(Debug, Default)]
 struct State {
-    /// When each unanswered `isready` left, oldest first.
-    asked: VecDeque<Instant>,
+    /// When each unanswered `isready` left (`None`: not timed), oldest first.
+    asked: VecDeque<Option<Instant>>,
+    /// A command that makes the engine work before its next `readyok` was sent.
+    busy: bool,
     /// The last exchanges' durations, oldest first.
     samples: VecDeque<Duration>,
 }
@@ -39,11 +44,15 @@ impl RoundTrip {
 
     /// A GUI line on its way to the server at `now`.
     pub fn on_gui_line(&self, line: &[u8], now: Instant) {
-        if first_token(line) == b"isready" {
+        let word = first_token(line);
+        if matches!(word, b"uci" | b"setoption" | b"ucinewgame") {
+            self.state().busy = true;
+        } else if word == b"isready" {
             let mut state = self.state();
+            let timed = (!std::mem::take(&mut state.busy)).then_some(now);
             // Bounded, whatever the server leaves unanswered.
             if state.asked.len() < MAX_ASKED {
-                state.asked.push_back(now);
+                state.asked.push_back(timed);
             }
         }
     }
@@ -54,7 +63,7 @@ impl RoundTrip {
             return;
         }
         let mut state = self.state();
-        if let Some(asked) = state.asked.pop_front() {
+        if let Some(Some(asked)) = state.asked.pop_front() {
             if state.samples.len() == KEPT {
                 state.samples.pop_front();
             }
@@ -113,6 +122,23 @@ mod tests {
             exchange(&rtt, t, 7);
         }
         assert_eq!(rtt.ms(), 7);
+    }
+
+    #[test]
+    fn an_isready_behind_the_engines_own_work_is_not_timed() {
+        let rtt = RoundTrip::default();
+        let t = Instant::now();
+        for busy in ["uci\n", "setoption name Hash value 4096\n", "ucinewgame\n"] {
+            rtt.on_gui_line(busy.as_bytes(), t);
+            exchange(&rtt, t, 8500);
+        }
+        assert_eq!(rtt.ms(), 0);
+        exchange(&rtt, t, 2);
+        assert_eq!(rtt.ms(), 2);
+        // `position` and `go` are no such work.
+        rtt.on_gui_line(b"position startpos\n", t);
+        exchange(&rtt, t, 2);
+        assert_eq!(rtt.ms(), 2);
     }
 
     #[test]
