@@ -60,6 +60,9 @@ pub struct LoggedSearch {
     pub bestmove: Option<String>,
     /// Milliseconds from `go` to `bestmove`.
     pub elapsed_ms: Option<u64>,
+    /// fenguard answered it because the engine was gone (`fenguard_answer: "engine-gone"`:
+    /// it crashed or hung during the search), not the GUI's `stop`.
+    pub engine_gone: bool,
 }
 
 /// What the log says of a `position` step.
@@ -241,6 +244,7 @@ impl Plan {
                     self.steps[i].search = Some(LoggedSearch {
                         bestmove: record["bestmove"].as_str().map(str::to_owned),
                         elapsed_ms: record["elapsed_ms"].as_u64(),
+                        engine_gone: record["fenguard_answer"] == "engine-gone",
                     });
                 }
                 return;

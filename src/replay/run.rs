@@ -146,6 +146,16 @@ fn search_bound(step: &Step, hang: Duration) -> Duration {
     hang.max(Duration::from_millis(ms))
 }
 
+/// Whether the `go` of step `i` was answered by fenguard for a lost engine (`engine-gone`)
+/// before any `stop` / `ponderhit` of the GUI came for it.
+fn lost_search_unstopped(steps: &[Step], i: usize) -> bool {
+    let lost = steps[i].search.as_ref().is_some_and(|s| s.engine_gone);
+    let stopped = steps
+        .get(i + 1)
+        .is_some_and(|n| matches!(n.kind, StepKind::Stop | StepKind::PonderHit));
+    lost && !stopped
+}
+
 /// The position a `bestmove` is checked in: the logged final position of a valid position.
 fn root_of(step: &Step) -> Option<(Game, Notation)> {
     let p = step.position.as_ref()?;
@@ -214,6 +224,20 @@ impl Runner<'_> {
                         bound,
                     });
                     self.roots.push((i, self.root.clone()));
+                    if waits && lost_search_unstopped(self.steps, i) {
+                        // The logged `go infinite` / `go ponder` ended with its engine, not at a
+                        // `stop` of the GUI's: given as long as it ran then, it is stopped, or
+                        // the next `go` would wait behind it forever (a hang that never was).
+                        let ran = step.search.as_ref().and_then(|s| s.elapsed_ms).unwrap_or(0);
+                        std::thread::sleep(Duration::from_millis(ran).min(MAX_PAUSE));
+                        if !self.engine.send("stop") {
+                            return self.crashed(At::Step(i));
+                        }
+                        for open in &mut self.open {
+                            open.waits = false;
+                            open.bound = self.target.hang;
+                        }
+                    }
                 }
                 StepKind::PonderHit => {
                     if let Some(open) = self.open.iter_mut().find(|o| o.waits) {

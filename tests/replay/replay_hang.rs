@@ -71,3 +71,45 @@ fn minimize_keeps_the_hang() {
         stderr(&out)
     );
 }
+
+/// A `go infinite` that fenguard answered because its engine crashed (`fenguard_answer:
+/// engine-gone`; the GUI never sent `stop`), then the game went on: replayed against an engine
+/// that does not crash, that search is stopped, so the next `go` is not a hang that never was
+/// (Stockfish waits for a running search before it starts the next).
+#[test]
+fn a_go_infinite_lost_with_its_engine_is_stopped_not_reported_as_a_hang() {
+    let Some(stockfish) = crate::common::require_stockfish() else {
+        return;
+    };
+    let dir = test_dir("replay-lost-infinite");
+    let log = log_session(
+        &dir,
+        "",
+        Path::new(FAKE_ENGINE),
+        &[],
+        &[
+            "position startpos",
+            "go infinite",
+            "crash",
+            "position startpos moves e2e4",
+            "go depth 3",
+        ],
+        true,
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains(r#""fenguard_answer":"engine-gone""#),
+        "{text}"
+    );
+    let args = [
+        log.to_str().unwrap(),
+        "--hang-ms",
+        "3000",
+        "--",
+        stockfish.to_str().unwrap(),
+    ];
+    let out = replay(&args, &[]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(!holds(&text, "hang at seq "), "{text}");
+}
