@@ -44,7 +44,8 @@ impl Session {
     /// The engine's `bestmove`: held (`true`) when it ends the search it answers while the GUI
     /// still ponders or analyses.
     pub(super) fn hold_early_bestmove(&mut self, out: &mut Vec<Action>, line: &Bytes) -> bool {
-        if !self.adapter.hold_early_bestmove {
+        // After the GUI's `quit` a `bestmove` is the engine's answer to it, not early.
+        if !self.adapter.hold_early_bestmove || self.quitting {
             return false;
         }
         let Some(search) = self.owed.searches_mut().find(|s| s.own.is_none()) else {

@@ -85,3 +85,19 @@ fn where_the_end_of_input_means_the_gui_is_gone_the_grace_starts_at_once() {
     assert!(grace(&s.handle(Input::GuiEof, Instant::now())));
     assert!(!grace(&engine(&mut s, "uciok")));
 }
+
+#[test]
+fn a_bestmove_after_quit_is_relayed_not_held_as_early() {
+    let config = crate::config::Config::from_toml("", "t.toml").unwrap();
+    let mut s =
+        Session::new(false).with_adapter(crate::session::Adapter::from_config(&config, None, 7));
+    gui(&mut s, "go infinite");
+    gui(&mut s, "quit");
+    let out = engine(&mut s, "bestmove e2e4");
+    assert_eq!(to_gui(&out), ["bestmove e2e4\n"]);
+    assert!(
+        !out.iter()
+            .any(|a| matches!(a, Action::Log(_, text) if text.contains("held"))),
+        "{out:?}"
+    );
+}
