@@ -48,6 +48,32 @@ pub fn run(args: &WrapArgs) -> ExitCode {
     }
 }
 
+/// This fenguard's path as it was started (absolute; symbolic links kept, so a script made
+/// through `/usr/local/bin/fenguard` still works when that link moves to a new version): its
+/// `argv[0]` (named `fenguard`), looked up on `PATH` when it is a bare name, else the resolved
+/// executable.
+fn invoked_path() -> std::io::Result<PathBuf> {
+    let argv0 = std::env::args_os().next().map(PathBuf::from);
+    let invoked = argv0.and_then(|p| {
+        if p.components().count() > 1 {
+            std::path::absolute(&p).ok()
+        } else {
+            let path = std::env::var_os("PATH")?;
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(&p))
+                .find(|c| c.is_file())
+                .and_then(|c| std::path::absolute(c).ok())
+        }
+    });
+    // A wrapped name (`fenguard-NAME`, itself a script) is not fenguard's path.
+    let named_fenguard =
+        |p: &PathBuf| p.file_stem().is_some_and(|n| n == "fenguard") && p.is_file();
+    match invoked.filter(named_fenguard) {
+        Some(path) => Ok(path),
+        None => std::env::current_exe(),
+    }
+}
+
 /// A TOML basic string.
 fn quoted(text: &str) -> String {
     toml::Value::String(text.to_owned()).to_string()
@@ -79,7 +105,7 @@ fn wrap(args: &WrapArgs) -> Result<String, String> {
             "bad profile name `{name}`: use letters, digits, `-`, `_`, `.`"
         ));
     }
-    let me = std::env::current_exe().map_err(|e| format!("cannot find this fenguard: {e}"))?;
+    let me = invoked_path().map_err(|e| format!("cannot find this fenguard: {e}"))?;
     let dir = match &args.dir {
         Some(dir) => dir.clone(),
         None => super::config_dir(&|name| std::env::var(name).ok())
@@ -131,7 +157,7 @@ fn script(me: &Path, name: &str) -> Result<String, String> {
     // Single-quoted for the shell: a `'` becomes `'\''`.
     let me = format!("'{}'", me.replace('\'', "'\\''"));
     Ok(format!(
-        "#!/bin/bash\n# fenguard-{name}: fenguard with the profile `{name}` (made by `fenguard wrap`).\nexec -a \"$0\" {me} \"$@\"\n"
+        "#!/usr/bin/env bash\n# fenguard-{name}: fenguard with the profile `{name}` (made by `fenguard wrap`).\nexec -a \"$0\" {me} \"$@\"\n"
     ))
 }
 
