@@ -175,16 +175,25 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
+    // The last bad line, reported once the next record shows it was not the last: a torn
+    // last line (a write cut short) is only a warning, as `fenguard replay` takes it.
+    let mut pending: Option<(usize, ExpandError)> = None;
+    let report = |(at, err): (usize, ExpandError), bad: &mut usize| {
+        *bad += 1;
+        eprintln!("fenguard log: {name}:{at}: {err}");
+    };
     follow::read_lines(path, args.follow, |line| {
         number += 1;
         if line.trim().is_empty() {
             return Ok(());
         }
+        if let Some(earlier) = pending.take() {
+            report(earlier, &mut bad);
+        }
         let record = match expander.expand_line(line) {
             Ok(record) => record,
             Err(err) => {
-                bad += 1;
-                eprintln!("fenguard log: {name}:{number}: {err}");
+                pending = Some((number, err));
                 return Ok(());
             }
         };
@@ -221,6 +230,11 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
         }
         Ok(())
     })?;
+    if let Some((at, err)) = pending {
+        eprintln!(
+            "fenguard log: warning: {name}:{at}: the last line is not a whole record (a torn write?): left out ({err})"
+        );
+    }
     for game in games.finish() {
         if game.passes {
             out.write_all(game.to_pgn().as_bytes())?;

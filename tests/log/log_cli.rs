@@ -509,3 +509,26 @@ print("ok", len(moves))
     let told = read_back(script, &[moves, &final_fen], &pgn);
     assert_eq!(told, format!("ok {}", moves.split(' ').count()));
 }
+
+/// A torn last line (a write cut short) is a warning and leaves the exit status 0, as `fenguard
+/// replay` takes it; a bad line before the last is an error with its number (exit 1).
+#[test]
+fn a_torn_last_line_is_a_warning_and_a_bad_middle_line_an_error() {
+    let dir = test_dir("log_torn");
+    let whole = r#"{"ts":"2026-12-02T07:00:00.100000Z","session":"s","seq":1,"kind":"engine-start","command":"x","args":[],"pid":1,"restart":0}"#;
+    let torn = dir.join("torn.jsonl");
+    std::fs::write(&torn, format!("{whole}\n{}", &whole[..40])).unwrap();
+    let (out, err, code) = fenguard_log(&[torn.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("engine-start"), "{out}");
+    assert!(
+        err.contains("torn.jsonl:2: the last line is not a whole record"),
+        "{err}"
+    );
+    let middle = dir.join("middle.jsonl");
+    std::fs::write(&middle, format!("{}\n{whole}\n", &whole[..40])).unwrap();
+    let (out, err, code) = fenguard_log(&[middle.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("middle.jsonl:1: "), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}
