@@ -118,7 +118,8 @@ fn two_wrapped_names_are_two_different_files_each_running_its_profile() {
     let exe = wait_until(|| {
         std::fs::read_link(format!("/proc/{}/exe", child.id()))
             .ok()
-            .filter(|p| !p.ends_with("bash"))
+            // `env`, then bash, then (the script `exec`s it) fenguard.
+            .filter(|p| p.file_name() == Path::new(FENGUARD).file_name())
     });
     let _ = child.kill();
     let _ = child.wait();
