@@ -27,6 +27,8 @@ import tempfile
 import time
 from html.parser import HTMLParser
 
+from check_results import Results  # scripts/check_results.py, beside this file
+
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
         "source", "track", "wbr"}
 # SVG elements written self-closing (`<use .../>`): html.parser reports them as startendtag.
@@ -56,20 +58,6 @@ class TagChecker(HTMLParser):
         super().close()
         for tag, pos in self.stack:
             self.errors.append(f"<{tag}> at {pos} never closed")
-
-
-class Results:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"ok   {name}")
-        else:
-            self.failed += 1
-            print(f"FAIL {name} {detail}")
 
 
 def need(what, path, ci):

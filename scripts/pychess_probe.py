@@ -32,21 +32,9 @@ import subprocess
 import sys
 import tempfile
 
+from check_results import Results  # scripts/check_results.py, beside this file
+
 SYSTEM_PYTHON = "/usr/bin/python3"
-
-
-class Results:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"ok   {name}")
-        else:
-            self.failed += 1
-            print(f"FAIL {name} {detail}")
 
 
 def need(what, present, ci, package):
