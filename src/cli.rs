@@ -54,7 +54,7 @@ pub enum Command {
     Replay(crate::replay::ReplayArgs),
     /// Access tokens of the daemon: `token new [--label L]`, `token list`, `token revoke LABEL|PREFIX`.
     Token(crate::token::TokenArgs),
-    /// Make `fenguard-NAME` (link or copy) and its profile, for GUIs that cannot pass arguments.
+    /// Make `fenguard-NAME` (a script on Unix, a copy on Windows) and its profile, for GUIs that cannot pass arguments.
     Wrap(crate::profile::WrapArgs),
     /// The engine check-up for engine authors: UCI compliance, perft, hostile input, variants.
     Doctor(crate::doctor::DoctorArgs),

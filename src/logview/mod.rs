@@ -149,6 +149,18 @@ pub fn run(args: LogArgs) -> ExitCode {
     }
 }
 
+/// Whether the file at `path` ends with a line end (its last line was written whole).
+fn ends_with_newline(path: &Path) -> bool {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let mut last = [0u8];
+    std::fs::File::open(path)
+        .and_then(|mut f| {
+            f.seek(SeekFrom::End(-1))?;
+            f.read_exact(&mut last)
+        })
+        .is_ok_and(|()| last[0] == b'\n')
+}
+
 /// Reads `path` and writes what `args` asks for to `out`; returns how many lines could not be
 /// rebuilt (reported on stderr).
 ///
@@ -192,6 +204,11 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
         }
         let record = match expander.expand_line(line) {
             Ok(record) => record,
+            // `--follow` passes whole lines only: a bad one is no torn write.
+            Err(err) if args.follow => {
+                report((number, err), &mut bad);
+                return Ok(());
+            }
             Err(err) => {
                 pending = Some((number, err));
                 return Ok(());
@@ -231,9 +248,14 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
         Ok(())
     })?;
     if let Some((at, err)) = pending {
-        eprintln!(
-            "fenguard log: warning: {name}:{at}: the last line is not a whole record (a torn write?): left out ({err})"
-        );
+        if ends_with_newline(path) {
+            // Written whole: a bad record, not a write cut short.
+            report((at, err), &mut bad);
+        } else {
+            eprintln!(
+                "fenguard log: warning: {name}:{at}: the last line is not a whole record (a torn write?): left out ({err})"
+            );
+        }
     }
     for game in games.finish() {
         if game.passes {

@@ -61,16 +61,34 @@ fn invoked_path() -> std::io::Result<PathBuf> {
             let path = std::env::var_os("PATH")?;
             std::env::split_paths(&path)
                 .map(|dir| dir.join(&p))
-                .find(|c| c.is_file())
+                .find(|c| is_executable(c))
                 .and_then(|c| std::path::absolute(c).ok())
         }
     });
-    // A wrapped name (`fenguard-NAME`, itself a script) is not fenguard's path.
-    let named_fenguard =
-        |p: &PathBuf| p.file_stem().is_some_and(|n| n == "fenguard") && p.is_file();
-    match invoked.filter(named_fenguard) {
+    // It must be this very fenguard (a wrapped name is a script; a `fenguard` earlier on
+    // PATH that is not executable, or another one, is not this one).
+    let exe = std::env::current_exe()?;
+    let same = |p: &PathBuf| {
+        p.file_stem().is_some_and(|n| n == "fenguard")
+            && std::fs::canonicalize(p).ok() == std::fs::canonicalize(&exe).ok()
+    };
+    match invoked.filter(same) {
         Some(path) => Ok(path),
-        None => std::env::current_exe(),
+        None => Ok(exe),
+    }
+}
+
+/// Whether `path` is a file the shell would run (Unix: an execute bit).
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
     }
 }
 

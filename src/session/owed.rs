@@ -133,15 +133,7 @@ impl Owed {
         for entry in &mut self.entries {
             match entry {
                 Entry::Readyok { own } => *own = true,
-                Entry::Search(s) => {
-                    s.answer_as_lost();
-                    // No new engine (`keep_uciok` false): fenguard ends, and a held `go
-                    // ponder` / `go infinite` it answers (after a rejected position) is
-                    // answered now, not at a `ponderhit` / `stop` that would find no one.
-                    if let Some(own) = s.own.as_mut().filter(|_| !keep_uciok) {
-                        own.held = false;
-                    }
-                }
+                Entry::Search(s) => s.answer_as_lost(),
                 Entry::Uciok | Entry::Lines(_) => {}
             }
         }

@@ -531,4 +531,10 @@ fn a_torn_last_line_is_a_warning_and_a_bad_middle_line_an_error() {
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(err.contains("middle.jsonl:1: "), "{err}");
     assert!(!err.contains("warning"), "{err}");
+    // A bad last line written whole (its line end is there) is no torn write: an error.
+    let whole_bad = dir.join("whole_bad.jsonl");
+    std::fs::write(&whole_bad, format!("{whole}\n{}\n", &whole[..40])).unwrap();
+    let (out, err, code) = fenguard_log(&[whole_bad.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(!err.contains("warning"), "{err}");
 }
