@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
+use crate::proxy::signals::Signals;
 use tokio::net::TcpListener;
-use tokio::signal::unix::{SignalKind, signal};
 use tokio_rustls::TlsAcceptor;
 use tracing_appender::non_blocking::NonBlocking;
 
@@ -200,7 +200,7 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>, health: &Health) -> Result<ExitC
     // Before the first listener: a SIGTERM that comes as soon as a client can connect (a
     // service manager stopping the daemon at once) ends it cleanly, socket files removed,
     // instead of by the signal's default action.
-    let mut stops = Stops::install();
+    let mut signals = Signals::install();
     let mut acceptors = Vec::new();
     let mut sockets = Vec::new();
     for addr in &addrs {
@@ -232,7 +232,7 @@ async fn serve(ctx: Arc<Ctx>, addrs: Vec<Addr>, health: &Health) -> Result<ExitC
     tracing::info!("fenguard {} serving ({auth})", env!("CARGO_PKG_VERSION"));
     health.set_healthy();
     acceptors.push(tokio::spawn(summaries(Arc::clone(&ctx))));
-    let name = stops.wait(&ctx).await;
+    let name = wait_for_stop(&mut signals, &ctx).await;
     health.set_unhealthy(format!("stopping ({name})"));
     tracing::warn!("received {name}: no new connections; quitting every engine");
     for task in &acceptors {
@@ -277,42 +277,15 @@ async fn summaries(ctx: Arc<Ctx>) {
     }
 }
 
-/// The daemon's signal streams: SIGTERM and SIGINT stop it, SIGHUP reloads the tokens file.
-struct Stops {
-    terminate: Option<tokio::signal::unix::Signal>,
-    interrupt: Option<tokio::signal::unix::Signal>,
-    hangup: Option<tokio::signal::unix::Signal>,
-}
-
-impl Stops {
-    /// Installs the handlers (from now on these signals no longer have their default action).
-    fn install() -> Stops {
-        let install = |kind: SignalKind, name: &str| {
-            signal(kind)
-                .inspect_err(|err| tracing::warn!("cannot handle {name}: {err}"))
-                .ok()
-        };
-        Stops {
-            terminate: install(SignalKind::terminate(), "SIGTERM"),
-            interrupt: install(SignalKind::interrupt(), "SIGINT"),
-            hangup: install(SignalKind::hangup(), "SIGHUP"),
+/// Reloads the tokens file at each SIGHUP of `signals` until SIGTERM or SIGINT; that signal's
+/// name.
+async fn wait_for_stop(signals: &mut Signals, ctx: &Ctx) -> &'static str {
+    loop {
+        let received = signals.recv().await;
+        if received.name != "SIGHUP" {
+            return received.name;
         }
-    }
-
-    /// Reloads the tokens file at each SIGHUP until SIGTERM or SIGINT; that signal's name.
-    async fn wait(&mut self, ctx: &Ctx) -> &'static str {
-        let Stops {
-            terminate,
-            interrupt,
-            hangup,
-        } = self;
-        loop {
-            tokio::select! {
-                Some(()) = async { terminate.as_mut()?.recv().await } => return "SIGTERM",
-                Some(()) = async { interrupt.as_mut()?.recv().await } => return "SIGINT",
-                Some(()) = async { hangup.as_mut()?.recv().await } => reload(ctx),
-            }
-        }
+        reload(ctx);
     }
 }
 
