@@ -53,43 +53,17 @@ pub fn run(args: &WrapArgs) -> ExitCode {
 /// `argv[0]` (named `fenguard`), looked up on `PATH` when it is a bare name, else the resolved
 /// executable.
 fn invoked_path() -> std::io::Result<PathBuf> {
-    let argv0 = std::env::args_os().next().map(PathBuf::from);
-    let invoked = argv0.and_then(|p| {
-        if p.components().count() > 1 {
-            std::path::absolute(&p).ok()
-        } else {
-            let path = std::env::var_os("PATH")?;
-            std::env::split_paths(&path)
-                .map(|dir| dir.join(&p))
-                .find(|c| is_executable(c))
-                .and_then(|c| std::path::absolute(c).ok())
-        }
-    });
-    // It must be this very fenguard (a wrapped name is a script; a `fenguard` earlier on
-    // PATH that is not executable, or another one, is not this one).
     let exe = std::env::current_exe()?;
+    // Looked up as a shell does (`proxy::engine::resolve`: an executable file); it must be
+    // this very fenguard (a wrapped name is a script; another `fenguard` is not this one).
+    let invoked = std::env::args_os().next().and_then(|argv0| {
+        crate::proxy::engine::resolve(&argv0, std::env::var_os("PATH").as_deref()).ok()
+    });
     let same = |p: &PathBuf| {
         p.file_stem().is_some_and(|n| n == "fenguard")
             && std::fs::canonicalize(p).ok() == std::fs::canonicalize(&exe).ok()
     };
-    match invoked.filter(same) {
-        Some(path) => Ok(path),
-        None => Ok(exe),
-    }
-}
-
-/// Whether `path` is a file the shell would run (Unix: an execute bit).
-fn is_executable(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        path.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        path.is_file()
-    }
+    Ok(invoked.filter(same).unwrap_or(exe))
 }
 
 /// A TOML basic string.
