@@ -272,6 +272,7 @@ impl Session {
         // What the engine owed is fenguard's to answer, in order; a `uciok` the GUI waits for
         // comes from the new engine's handshake (or is dropped when there is none).
         self.owed.engine_gone(true);
+        self.release(&mut out, now);
         self.schedule_restart(&mut out, now);
         out
     }
@@ -299,14 +300,9 @@ impl Session {
             self.give_up(out, now);
             return;
         }
-        // What the lost engine owed, in order, now that a new one comes (a `go ponder` /
-        // `go infinite` still waits for the GUI's `ponderhit` / `stop`).
-        self.release(out, now);
-        let exponent = u32::try_from(self.restart.recent.len())
-            .unwrap_or(u32::MAX)
-            .min(5);
+        let exponent = u32::try_from(recent.len()).unwrap_or(u32::MAX).min(5);
         let after = (FIRST_BACKOFF * 2u32.pow(exponent)).min(MAX_BACKOFF);
-        self.restart.recent.push_back(now);
+        recent.push_back(now);
         self.restart.count += 1;
         self.phase = Phase::Waiting;
         if self.restart.position_invalid {
