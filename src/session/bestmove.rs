@@ -12,7 +12,7 @@ use tracing::Level;
 use super::owed::{Answer, Entry};
 use super::position::{lossy, split_terminator};
 use super::record::{Event, SearchRecord};
-use super::search::{Search, Why};
+use super::search::Search;
 use super::timers::Timer;
 use super::{Action, Session};
 use crate::rules::{check_bestmove, rewrite_engine_line};
@@ -121,11 +121,10 @@ impl Session {
             self.relay_bestmove(out, &line, Some(search), now);
             return;
         }
-        let (crlf, why) = match &search.own {
-            Some(own) => (own.crlf, own.why),
-            None => (false, Why::EngineGone),
+        let (crlf, best) = match &search.own {
+            Some(own) => (own.crlf, own.bestmove()),
+            None => (false, "0000".to_owned()),
         };
-        let best = why.bestmove();
         let end = if crlf { "\r\n" } else { "\n" };
         self.forward_to_gui(out, Bytes::from(format!("bestmove {best}{end}")));
         self.record_search(out, search, Some(best), None, Some(now), Vec::new());
@@ -152,7 +151,7 @@ impl Session {
             elapsed_ms: elapsed_ms(search.started, now),
             diagnostics,
             variant: self.rules.record_name(),
-            fenguard_answer: search.own.as_ref().map(|own| own.why.record()),
+            fenguard_answer: search.own.as_ref().map(|own| own.why),
         });
         out.push(self.record(event));
     }

@@ -50,56 +50,34 @@ pub(super) struct OwnAnswer {
     pub(super) crlf: bool,
     /// `go infinite` / `go ponder`: waits for the GUI's `stop` / `ponderhit`.
     pub(super) held: bool,
-    /// Why fenguard answers, which also says with what: `bestmove (none)` for python-chess's
-    /// empty list (`searchmoves 0000`, its form of `root_moves=[]`), as Stockfish 15.1 answers
-    /// it (python-chess reads that as no move; `bestmove 0000` would read as a null move); the
-    /// book's move; else `bestmove 0000`.
-    pub(super) why: Why,
+    /// Why fenguard answers. `empty-searchmoves` is answered `bestmove (none)`, as
+    /// Stockfish 15.1 answers python-chess's empty list (`searchmoves 0000`, its form of
+    /// `root_moves=[]`; python-chess reads `(none)` as no move, `0000` as a null move).
+    pub(super) why: FenguardAnswer,
+    /// With `why` = `book`: the book's move, answered.
+    pub(super) book: Option<shakmaty::uci::UciMove>,
     /// The engine's own `bestmove`, held for the GUI's `ponderhit` / `stop` when the engine
     /// exited (`ponder_hold.rs`): relayed instead of `bestmove 0000`.
     pub(super) engine_line: Option<Box<Bytes>>,
 }
 
-/// Why fenguard answers a search itself ([`FenguardAnswer`], with the book's move).
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Why {
-    RejectedPosition,
-    EngineGone,
-    NotSent,
-    NoLegalSearchmoves,
-    EmptySearchmoves,
-    Book(shakmaty::uci::UciMove),
-}
-
-impl Why {
-    pub(super) fn record(self) -> FenguardAnswer {
-        match self {
-            Why::RejectedPosition => FenguardAnswer::RejectedPosition,
-            Why::EngineGone => FenguardAnswer::EngineGone,
-            Why::NotSent => FenguardAnswer::NotSent,
-            Why::NoLegalSearchmoves => FenguardAnswer::NoLegalSearchmoves,
-            Why::EmptySearchmoves => FenguardAnswer::EmptySearchmoves,
-            Why::Book(_) => FenguardAnswer::Book,
-        }
-    }
-
-    /// The move fenguard writes after `bestmove`.
-    pub(super) fn bestmove(self) -> String {
-        match self {
-            Why::Book(m) => m.to_string(),
-            Why::EmptySearchmoves => "(none)".to_owned(),
-            _ => "0000".to_owned(),
-        }
-    }
-}
-
 impl OwnAnswer {
-    fn now(why: Why) -> OwnAnswer {
+    fn now(why: FenguardAnswer) -> OwnAnswer {
         OwnAnswer {
             crlf: false,
             held: false,
             why,
+            book: None,
             engine_line: None,
+        }
+    }
+
+    /// The move fenguard writes after `bestmove`.
+    pub(super) fn bestmove(&self) -> String {
+        match (&self.book, self.why) {
+            (Some(m), _) => m.to_string(),
+            (None, FenguardAnswer::EmptySearchmoves) => "(none)".to_owned(),
+            _ => "0000".to_owned(),
         }
     }
 }
@@ -113,7 +91,7 @@ impl Search {
     /// (cutechess forfeits the game on it).
     pub(super) fn answer_as_lost(&mut self) {
         if self.own.is_none() {
-            let mut own = OwnAnswer::now(Why::EngineGone);
+            let mut own = OwnAnswer::now(FenguardAnswer::EngineGone);
             own.engine_line = self.hold.lost();
             self.own = Some(own);
         }
@@ -140,7 +118,7 @@ impl Session {
             go,
             started: None,
             root: None,
-            own: Some(OwnAnswer::now(Why::NotSent)),
+            own: Some(OwnAnswer::now(FenguardAnswer::NotSent)),
             stopped: false,
             rewriter: Box::default(),
             hold: Default::default(),
@@ -164,7 +142,8 @@ impl Session {
         let mut own = OwnAnswer {
             crlf: self.gui_crlf,
             held: go.as_ref().is_some_and(|go| go.waits_for_stop),
-            why: Why::RejectedPosition,
+            why: FenguardAnswer::RejectedPosition,
+            book: None,
             engine_line: None,
         };
         // A new `go` without `stop`: a held search is over, and its `bestmove` is owed first
@@ -201,7 +180,8 @@ impl Session {
                 Level::INFO,
                 format!("book move {m}: answered by fenguard"),
             ));
-            own.why = Why::Book(m);
+            own.why = FenguardAnswer::Book;
+            own.book = Some(m);
             search.own = Some(own);
             self.owed.entries.push_back(Entry::Search(Box::new(search)));
             return;
@@ -219,9 +199,9 @@ impl Session {
                 Ok(checked) => sent = checked,
                 Err(EmptyList { asked_empty }) => {
                     own.why = if asked_empty {
-                        Why::EmptySearchmoves
+                        FenguardAnswer::EmptySearchmoves
                     } else {
-                        Why::NoLegalSearchmoves
+                        FenguardAnswer::NoLegalSearchmoves
                     };
                     search.own = Some(own);
                     self.owed.entries.push_back(Entry::Search(Box::new(search)));
