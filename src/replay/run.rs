@@ -233,10 +233,7 @@ impl Runner<'_> {
                         if !self.engine.send("stop") {
                             return self.crashed(At::Step(i));
                         }
-                        for open in &mut self.open {
-                            open.waits = false;
-                            open.bound = self.target.hang;
-                        }
+                        self.stopped();
                     }
                 }
                 StepKind::PonderHit => {
@@ -244,12 +241,7 @@ impl Runner<'_> {
                         open.waits = false;
                     }
                 }
-                StepKind::Stop => {
-                    for open in &mut self.open {
-                        open.waits = false;
-                        open.bound = self.target.hang;
-                    }
-                }
+                StepKind::Stop => self.stopped(),
                 StepKind::Position => self.root = root_of(step),
                 StepKind::Option | StepKind::Other => {}
             }
@@ -282,10 +274,7 @@ impl Runner<'_> {
             if !self.engine.send("stop") {
                 return self.crashed(at);
             }
-            for open in &mut self.open {
-                open.waits = false;
-                open.bound = self.target.hang;
-            }
+            self.stopped();
             self.await_searches(at)?;
         }
         self.engine.send("quit");
@@ -300,6 +289,14 @@ impl Runner<'_> {
                 awaited: "exit after quit",
                 bound: self.target.hang,
             }),
+        }
+    }
+
+    /// `stop` was sent: every open search owes its `bestmove` within the hang bound.
+    fn stopped(&mut self) {
+        for open in &mut self.open {
+            open.waits = false;
+            open.bound = self.target.hang;
         }
     }
 
