@@ -2,7 +2,8 @@
 //! `Fen::from_ascii`, `into_position::<Chess>(CastlingMode::Chess960)` and
 //! `Fen::from_position(.., EnPassantMode::Legal)`; writes the FEN or `invalid` per line.
 //!
-//! Usage: `shakmaty-baseline FILE` (output on stdout, one line per input line).
+//! Usage: `shakmaty-baseline FILE` (output on stdout, one line per input line), or
+//! `shakmaty-baseline relay ENGINE [ARGS...]` for `scripts/bench-relay` (see `relay.rs`).
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::process::ExitCode;
@@ -10,12 +11,24 @@ use std::process::ExitCode;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
+mod relay;
+
 fn main() -> ExitCode {
-    let Some(path) = std::env::args_os().nth(1) else {
-        eprintln!("usage: shakmaty-baseline FILE");
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    if args.first().is_some_and(|a| a == "relay") && args.len() > 1 {
+        return match relay::run(&args[1..]) {
+            Ok(status) => ExitCode::from(u8::try_from(status).unwrap_or(1)),
+            Err(err) => {
+                eprintln!("relay: {err}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let Some(path) = args.first() else {
+        eprintln!("usage: shakmaty-baseline FILE | shakmaty-baseline relay ENGINE [ARGS...]");
         return ExitCode::from(2);
     };
-    let file = match std::fs::File::open(&path) {
+    let file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(err) => {
             eprintln!("cannot open {}: {err}", path.to_string_lossy());
