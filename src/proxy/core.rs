@@ -81,6 +81,9 @@ pub enum Notice {
     Control(Control),
     /// The session has a deadline at this instant, earlier than the one the loop waits for.
     Deadline(Instant),
+    /// Bytes for the engine are queued and nobody is writing them: the engine's reader
+    /// queued them, and it never writes to the engine itself.
+    EngineInputQueued,
 }
 
 /// The engine's output pipes.
@@ -202,14 +205,38 @@ impl Shared {
         core
     }
 
-    /// Writes the queued output on this thread (blocking).
+    /// Writes the queued output on this thread (blocking). Never from the engine's reader:
+    /// see [`Shared::flush_from_engine_reader`].
     pub fn flush(&self) {
+        self.flush_gui();
+        self.engine_in.flush();
+    }
+
+    /// Writes what is queued for the GUI on this thread (blocking).
+    pub fn flush_gui(&self) {
         let answered = self.round_trips.as_ref().map(RoundTrips::take_written);
         self.gui.flush();
         if let Some(answered) = answered {
             RoundTrips::observe(&answered);
         }
-        self.engine_in.flush();
+    }
+
+    /// The engine's reader after a batch (`core` still locked, so nothing is pushed between
+    /// the look and the notice): writes what is queued for the GUI itself, and leaves what is
+    /// queued for the engine to the relay loop ([`Notice::EngineInputQueued`], written on its
+    /// blocking pool).
+    ///
+    /// The thread that reads the engine never writes to it. An engine blocked writing its
+    /// output (a burst longer than the pipe) reads no input, so such a write would wait for
+    /// the engine, and the engine for this thread to read: a deadlock that ends only in
+    /// "engine hung" (seen under load with the GUI's lines queued for the engine when the
+    /// burst filled its pipe; the bare engine has no such cycle).
+    fn flush_from_engine_reader(&self, core: MutexGuard<'_, Core>) {
+        if self.engine_in.needs_flush() {
+            core.notify(Notice::EngineInputQueued);
+        }
+        drop(core);
+        self.flush_gui();
     }
 
     /// The session is about to take `line` from the GUI at `now`: an `isready` starts a round
@@ -366,8 +393,7 @@ pub fn spawn_engine_readers(
                 };
                 shared.apply(&mut core, actions);
             }
-            drop(core);
-            shared.flush();
+            shared.flush_from_engine_reader(core);
             true
         });
         on_stdout_end(EnginePipe::Stdout);
@@ -398,3 +424,7 @@ fn log(level: tracing::Level, message: &str) {
 fn trim_newline(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\n").unwrap_or(line)
 }
+
+#[cfg(test)]
+#[path = "core_tests.rs"]
+mod tests;

@@ -177,7 +177,7 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
         // What the threads sent meanwhile (pipes closed, controls) counts before the engine's
         // exit is handled and before deciding to stop.
         while let Ok(notice) = notices.try_recv() {
-            w.notice(notice, &watch, quit_grace);
+            w.notice(notice, &watch, quit_grace, &shared);
         }
         if let Some(exit) = exited.filter(|_| !w.out_open && !w.err_open) {
             (exited, drain, running) = (None, None, false);
@@ -190,7 +190,7 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
             break;
         }
         tokio::select! {
-            Some(notice) = notices.recv() => w.notice(notice, &watch, quit_grace),
+            Some(notice) = notices.recv() => w.notice(notice, &watch, quit_grace, &shared),
             event = watch.next() => match event {
                 Event::Exited(exit) => {
                     exited = Some(exit);
@@ -309,7 +309,13 @@ struct Waits {
 }
 
 impl Waits {
-    fn notice(&mut self, notice: Notice, watch: &Watch, quit_grace: Duration) {
+    fn notice(
+        &mut self,
+        notice: Notice,
+        watch: &Watch,
+        quit_grace: Duration,
+        shared: &Arc<Shared>,
+    ) {
         match notice {
             Notice::Closed { pipe, generation } if generation == self.generation => match pipe {
                 EnginePipe::Stdout => self.out_open = false,
@@ -324,6 +330,7 @@ impl Waits {
                 self.respawn = Some(Box::pin(tokio::time::sleep(after)));
             }
             Notice::Control(Control::Finish(status)) => self.finish = Some(status),
+            Notice::EngineInputQueued => flush_in_background(shared),
             Notice::Deadline(at) => {
                 let at = tokio::time::Instant::from_std(at);
                 match &mut self.deadline {
@@ -346,11 +353,16 @@ fn act(shared: &Arc<Shared>, ask: impl FnOnce(&mut core::Core) -> Vec<Action>) {
     flush_in_background(shared);
 }
 
-/// Writes queued output on tokio's blocking pool, so this loop never waits for a pipe.
+/// Writes queued output on tokio's blocking pool, so this loop never waits for a pipe; each
+/// pipe on its own task, so a GUI that does not read holds up no bytes for the engine.
 fn flush_in_background(shared: &Arc<Shared>) {
-    if shared.gui.needs_flush() || shared.engine_in.needs_flush() {
+    if shared.gui.needs_flush() {
         let shared = Arc::clone(shared);
-        tokio::task::spawn_blocking(move || shared.flush());
+        tokio::task::spawn_blocking(move || shared.flush_gui());
+    }
+    if shared.engine_in.needs_flush() {
+        let shared = Arc::clone(shared);
+        tokio::task::spawn_blocking(move || shared.engine_in.flush());
     }
 }
 
