@@ -5,7 +5,8 @@
 //! (`into_position::<Chess>`, standard castling), each move is read and checked for legality
 //! (`UciMove::to_move`) and played. The line sent is rebuilt with the canonical FEN
 //! (`Fen::from_position`, legal en passant square), and the FEN after the moves is written as
-//! the log would. A line that fails is dropped. There are no diagnostics, no log, no Chess960 and
+//! the log would. A line that fails is dropped; a CRLF line is read without its CR, and the
+//! input's last line without an end is ended. There are no diagnostics, no log, no Chess960 and
 //! no variants: it is the least an exact relay must do with such a line.
 
 use std::io::{Read, Write};
@@ -68,13 +69,18 @@ pub fn run(engine: &[std::ffi::OsString]) -> std::io::Result<i32> {
         let mut sink = 0;
         loop {
             let n = match stdin.read(&mut buf) {
-                Ok(0) | Err(_) => break,
+                Ok(0) | Err(_) => 0,
                 Ok(n) => n,
             };
             pending.extend_from_slice(&buf[..n]);
+            if n == 0 && !pending.is_empty() {
+                // The input's last line, with no end: ended here, as fenguard does.
+                pending.push(b'\n');
+            }
             let mut start = 0;
             while let Some(end) = pending[start..].iter().position(|&b| b == b'\n') {
                 let line = &pending[start..start + end];
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
                 if let Some(sent) = check(line, &mut sink) {
                     out.extend_from_slice(&sent);
                     out.push(b'\n');
@@ -82,7 +88,7 @@ pub fn run(engine: &[std::ffi::OsString]) -> std::io::Result<i32> {
                 start += end + 1;
             }
             pending.drain(..start);
-            if to_engine.write_all(&out).is_err() {
+            if to_engine.write_all(&out).is_err() || n == 0 {
                 break;
             }
             out.clear();
