@@ -2,9 +2,10 @@
 #
 # paired_ratio DIR ROUNDS NAME BASE KEY: KEY of NAME over KEY of BASE, round by round (files
 # DIR/NAME.R and DIR/BASE.R, key/value lines from bench/relay_client; each round runs every
-# setup once, back to back), printed as "median q1-q3" of those ratios, or "-" when no round
-# has both. A round where either setup failed (no file, or no KEY in it) is left out, never
-# paired with another round's value.
+# setup once, back to back), printed as "median q1-q3" of those ratios (the median of an even
+# count is the mean of the two middle ones), or "-" when no round has both. A round where
+# either setup has no value for KEY (no file, or no KEY in it: it failed before measuring KEY)
+# is left out for KEY, never paired with another round's value.
 #
 # Why paired: a process lands on the CPUs differently each time it starts, which moves its
 # round trips by a factor of two or more either way on a small machine. The median over many
@@ -15,13 +16,14 @@ paired_ratio() {
   for r in $(seq 1 "$rounds"); do
     a=$(paired_value "$dir/$name.$r" "$key")
     b=$(paired_value "$dir/$base.$r" "$key")
-    [ -n "$a" ] && [ -n "$b" ] && echo "$a $b"
+    if [ -n "$a" ] && [ -n "$b" ]; then echo "$a $b"; fi
   done | awk '
     $2 > 0 { x[n++] = $1 / $2 }
     END {
       if (n == 0) { print "-"; exit }
       for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-      printf "%.2f %.2f-%.2f\n", x[int(n / 2)], x[int(n / 4)], x[int(3 * n / 4)]
+      m = (n % 2) ? x[int(n / 2)] : (x[n / 2 - 1] + x[n / 2]) / 2
+      printf "%.2f %.2f-%.2f\n", m, x[int(n / 4)], x[int(3 * n / 4)]
     }'
 }
 

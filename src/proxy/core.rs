@@ -4,9 +4,10 @@
 //! The GUI's stdin and the engine's stdout each have a [reader thread](super::reader) that, per
 //! read, takes the session's lock, hands the session every line read, carries out its actions
 //! (queueing output on the [outboxes](super::outbox), logging, asking for an earlier deadline)
-//! and, after
-//! releasing the lock, writes the queued output itself. What needs waiting (the engine's exit,
-//! signals, timers, restarts) is sent as a [`Notice`] to the relay loop.
+//! and, after releasing the lock, writes the queued output itself, except that a reader never
+//! writes to the pipe of the side it reads: that side may be blocked writing to it, waiting to
+//! be read ([`Shared::flush_from_engine_reader`]). What needs waiting (the engine's exit,
+//! signals, timers, restarts, those hand-overs) is sent as a [`Notice`] to the relay loop.
 
 use std::io::Write as _;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -84,6 +85,9 @@ pub enum Notice {
     /// Bytes for the engine are queued and nobody is writing them: the engine's reader
     /// queued them, and it never writes to the engine itself.
     EngineInputQueued,
+    /// Bytes for the GUI are queued and nobody is writing them: the GUI's reader queued them,
+    /// and it never writes to the GUI itself.
+    GuiOutputQueued,
 }
 
 /// The engine's output pipes.
@@ -205,14 +209,8 @@ impl Shared {
         core
     }
 
-    /// Writes the queued output on this thread (blocking). Never from the engine's reader:
-    /// see [`Shared::flush_from_engine_reader`].
-    pub fn flush(&self) {
-        self.flush_gui();
-        self.engine_in.flush();
-    }
-
-    /// Writes what is queued for the GUI on this thread (blocking).
+    /// Writes what is queued for the GUI on this thread (blocking); never from the GUI's
+    /// reader ([`Shared::flush_from_gui_reader`]).
     pub fn flush_gui(&self) {
         let answered = self.round_trips.as_ref().map(RoundTrips::take_written);
         self.gui.flush();
@@ -230,13 +228,33 @@ impl Shared {
     /// output (a burst longer than the pipe) reads no input, so such a write would wait for
     /// the engine, and the engine for this thread to read: a deadlock that ends only in
     /// "engine hung" (seen under load with the GUI's lines queued for the engine when the
-    /// burst filled its pipe; the bare engine has no such cycle).
+    /// burst filled its pipe, and every time when lines held over a restart were released
+    /// into a bursting engine; the bare engine has no such cycle).
     fn flush_from_engine_reader(&self, core: MutexGuard<'_, Core>) {
-        if self.engine_in.needs_flush() {
-            core.notify(Notice::EngineInputQueued);
-        }
+        Self::hand_over(&core, &self.engine_in, Notice::EngineInputQueued);
         drop(core);
         self.flush_gui();
+    }
+
+    /// The GUI's reader after a line or a batch, the mirror of
+    /// [`Shared::flush_from_engine_reader`]: writes what is queued for the engine itself, and
+    /// leaves what is queued for the GUI to the relay loop ([`Notice::GuiOutputQueued`]). A
+    /// GUI that reads slowly while the engine floods it would otherwise keep this thread
+    /// writing for as long as the flood lasts, and the GUI's `stop` or `quit` unread.
+    fn flush_from_gui_reader(&self, core: MutexGuard<'_, Core>, write_engine_input: bool) {
+        Self::hand_over(&core, &self.gui, Notice::GuiOutputQueued);
+        drop(core);
+        if write_engine_input {
+            self.engine_in.flush();
+        }
+    }
+
+    /// Asks the relay loop to write `outbox` when bytes wait there and nobody writes them
+    /// (a writer at work takes them along).
+    fn hand_over<W: std::io::Write>(core: &Core, outbox: &Outbox<W>, notice: Notice) {
+        if outbox.needs_flush() {
+            core.notify(notice);
+        }
     }
 
     /// The session is about to take `line` from the GUI at `now`: an `isready` starts a round
@@ -337,20 +355,19 @@ pub fn spawn_gui_reader(shared: Arc<Shared>, stdin: GuiIn) -> bool {
                     }
                 };
                 shared.apply(&mut core, actions);
-                drop(core);
-                if now.duration_since(flushed) >= FLUSH_EVERY {
-                    shared.flush();
+                let due = now.duration_since(flushed) >= FLUSH_EVERY;
+                shared.flush_from_gui_reader(core, due);
+                if due {
                     flushed = Instant::now();
                 }
             }
-            shared.flush();
+            shared.engine_in.flush();
             true
         });
         let mut core = shared.wait_for_gui_lines(shared.lock());
         let actions = core.session.handle(Input::GuiEof, Instant::now());
         shared.apply(&mut core, actions);
-        drop(core);
-        shared.flush();
+        shared.flush_from_gui_reader(core, true);
     })
 }
 

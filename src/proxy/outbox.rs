@@ -44,8 +44,11 @@ struct State<W> {
     closed: bool,
     /// Counts [`Outbox::replace`]s, so a write to a replaced pipe changes nothing.
     generation: u64,
-    /// Flushers waiting for the backlog to shrink.
+    /// Flushers waiting for the backlog to shrink, and [`Outbox::wait_until_written`] callers.
     waiting: usize,
+    /// Write rounds ended (each takes everything queued when it began): progress, for
+    /// [`Outbox::progress`].
+    rounds: u64,
 }
 
 impl<W: Write> Outbox<W> {
@@ -62,6 +65,7 @@ impl<W: Write> Outbox<W> {
                 closed: false,
                 generation: 0,
                 waiting: 0,
+                rounds: 0,
             }),
             written: Condvar::new(),
             name,
@@ -123,6 +127,37 @@ impl<W: Write> Outbox<W> {
         self.lock().writing_since.map(|since| since.elapsed())
     }
 
+    /// Write rounds ended so far and bytes queued now: a change between two looks is
+    /// progress.
+    pub fn progress(&self) -> (u64, usize) {
+        let state = self.lock();
+        (state.rounds, state.queued.len())
+    }
+
+    /// Waits until nothing is queued and nobody is writing (or the pipe is closed), for at most
+    /// `limit`: whether it got there. Someone must be writing, or [`Outbox::flush`] be called,
+    /// for queued bytes to go out meanwhile.
+    pub fn wait_until_written(&self, limit: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + limit;
+        let mut state = self.lock();
+        loop {
+            if state.closed || (!state.writing && state.queued.is_empty()) {
+                return true;
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            state.waiting += 1;
+            state = self
+                .written
+                .wait_timeout(state, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+            state.waiting -= 1;
+        }
+    }
+
     /// Bytes are queued and nobody is writing them.
     pub fn needs_flush(&self) -> bool {
         let state = self.lock();
@@ -172,6 +207,7 @@ impl<W: Write> Outbox<W> {
             });
 
             state = self.lock();
+            state.rounds += 1;
             if state.generation == generation {
                 state.writing = false;
                 let now = std::time::Instant::now();
@@ -331,5 +367,35 @@ mod tests {
         flusher.join().unwrap();
         // 32 reads 20 ms apart: the write took over 600 ms, but it never stalled that long.
         assert!(worst < std::time::Duration::from_millis(200), "{worst:?}");
+    }
+
+    /// fenguard's exit waits for a write another thread is doing (the reader then reads it
+    /// all), and gives up on a reader that reads nothing.
+    #[test]
+    fn waiting_until_written_waits_for_another_threads_write() {
+        let (mut reader, writer) = std::io::pipe().unwrap();
+        let outbox = Arc::new(Outbox::new(writer, "test"));
+        let big = vec![b'x'; 256 * 1024];
+        outbox.push(&big);
+        let flusher = {
+            let outbox = Arc::clone(&outbox);
+            std::thread::spawn(move || outbox.flush())
+        };
+        while !outbox.lock().writing {
+            std::thread::yield_now();
+        }
+        let ms = std::time::Duration::from_millis;
+        assert!(!outbox.wait_until_written(ms(50)), "nobody reads yet");
+        let before = outbox.progress();
+        let drain = std::thread::spawn(move || {
+            let mut got = Vec::new();
+            reader.read_to_end(&mut got).unwrap();
+            got.len()
+        });
+        assert!(outbox.wait_until_written(ms(10_000)));
+        assert_ne!(outbox.progress(), before);
+        flusher.join().unwrap();
+        drop(outbox);
+        assert_eq!(drain.join().unwrap(), big.len());
     }
 }

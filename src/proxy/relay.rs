@@ -245,7 +245,12 @@ async fn run(relay: Relay<'_>, gui_in: GuiIn, gui_out: GuiOut) -> Ended {
             }
             () = wait(&mut w.respawn), if w.respawn.is_some() => {
                 w.respawn = None;
-                if signal_status.is_some() {
+                // A finish the session asked for meanwhile (the GUI quit while the engine was
+                // away) wins over the restart.
+                while let Ok(notice) = notices.try_recv() {
+                    w.notice(notice, &watch, quit_grace, &shared);
+                }
+                if signal_status.is_some() || w.finish.is_some() {
                     continue;
                 }
                 match command.spawn() {
@@ -330,7 +335,8 @@ impl Waits {
                 self.respawn = Some(Box::pin(tokio::time::sleep(after)));
             }
             Notice::Control(Control::Finish(status)) => self.finish = Some(status),
-            Notice::EngineInputQueued => flush_in_background(shared),
+            Notice::EngineInputQueued => write_engine_input_in_background(shared),
+            Notice::GuiOutputQueued => write_gui_output_in_background(shared),
             Notice::Deadline(at) => {
                 let at = tokio::time::Instant::from_std(at);
                 match &mut self.deadline {
@@ -356,26 +362,46 @@ fn act(shared: &Arc<Shared>, ask: impl FnOnce(&mut core::Core) -> Vec<Action>) {
 /// Writes queued output on tokio's blocking pool, so this loop never waits for a pipe; each
 /// pipe on its own task, so a GUI that does not read holds up no bytes for the engine.
 fn flush_in_background(shared: &Arc<Shared>) {
+    write_gui_output_in_background(shared);
+    write_engine_input_in_background(shared);
+}
+
+/// Writes what is queued for the GUI on the blocking pool, unless nothing is or a writer is
+/// at work (it takes the bytes along).
+fn write_gui_output_in_background(shared: &Arc<Shared>) {
     if shared.gui.needs_flush() {
         let shared = Arc::clone(shared);
         tokio::task::spawn_blocking(move || shared.flush_gui());
     }
+}
+
+/// The same for the engine's input.
+fn write_engine_input_in_background(shared: &Arc<Shared>) {
     if shared.engine_in.needs_flush() {
         let shared = Arc::clone(shared);
         tokio::task::spawn_blocking(move || shared.engine_in.flush());
     }
 }
 
-/// Writes what is still queued for the GUI, waiting at most [`DRAIN`] for a GUI that does not
-/// read.
+/// Writes what is still queued for the GUI, and waits until every write to it has ended,
+/// whichever thread is writing, so that fenguard's last lines (an engine's last output, the
+/// bestmove fenguard answered for it) are not cut off by its exit. A GUI that makes no
+/// progress reading for [`DRAIN`] is given up on, with a warning: it may never read again.
 async fn finish_gui(shared: &Arc<Shared>) {
-    let writer = {
-        let shared = Arc::clone(shared);
-        tokio::task::spawn_blocking(move || shared.gui.flush())
-    };
-    if tokio::time::timeout(DRAIN, writer).await.is_err() {
-        tracing::warn!("the GUI did not read fenguard's last output");
+    write_gui_output_in_background(shared);
+    loop {
+        let seen = shared.gui.progress();
+        let waiter = {
+            let shared = Arc::clone(shared);
+            tokio::task::spawn_blocking(move || shared.gui.wait_until_written(DRAIN))
+        };
+        match waiter.await {
+            Ok(true) => return,
+            Ok(false) if shared.gui.progress() != seen => continue,
+            _ => break,
+        }
     }
+    tracing::warn!("the GUI did not read fenguard's last output");
 }
 
 /// Waits for an armed timer (the `select!` guard keeps an unarmed one from being polled).

@@ -189,6 +189,13 @@ impl Session {
             }),
         ];
         self.restart.hung = false;
+        if self.quitting {
+            // The GUI quit while the engine was away, and the shell's restart timer fired as
+            // the quit came: this engine gets `quit` at once, and its exit ends the session.
+            self.forward_to_engine(&mut out, Bytes::from_static(b"quit\n"));
+            out.push(Action::StartQuitGrace);
+            return out;
+        }
         if self.phase == Phase::Waiting {
             self.phase = Phase::Handshake;
             self.forward_to_engine(&mut out, Bytes::from_static(b"uci\n"));

@@ -1,6 +1,6 @@
 //! A stalled pipe is not a hung engine, a hung engine is found even when its input pipe is full,
-//! and an engine behind a wrapper script dies with fenguard (the built binary, the fake engine;
-//! Linux). Rows of the process suite (`process_table`, played by `process_runner`); the GUI
+//! held lines released while a new engine bursts get through, and an engine behind a wrapper
+//! script dies with fenguard (the built binary, the fake engine; Linux). Rows of the process suite (`process_table`, played by `process_runner`); the GUI
 //! reads fenguard's output only at a reading step.
 #![cfg(target_os = "linux")]
 
@@ -93,6 +93,29 @@ rows! {
             UntilNth(400, Line::Is("readyok")),
             NeverSent(Line::Has("engine hung")),
             Written,
+            Send("quit"),
+        ],
+        exit: Exit::Waited,
+        log: &[Log::Lacks("engine hung")],
+        ..CASE
+    },
+    /// The engine crashes; while it restarts, the GUI writes a burst and 400 `position` +
+    /// `isready` lines and reads nothing for 4 s. The held lines are released on the engine's
+    /// side (the replay's `readyok`) while the new engine blocks writing its burst: every
+    /// `readyok` comes, and nobody called the engine hung. (The engine's reader once wrote
+    /// them to the engine itself and waited for it while it waited to be read: a deadlock.)
+    held_lines_released_while_the_new_engine_bursts_do_not_deadlock: Case {
+        config: FAST_PING,
+        script: &[
+            Handshake,
+            Send("crash"),
+            Until(Line::Has("engine exited")),
+            Writer(&[("burst 200000\n", 1), (SHUFFLE, 400)]),
+            Sleep(4000),
+            UntilNth(400, Line::Is("readyok")),
+            NeverSent(Line::Has("engine hung")),
+            Written,
+            Sync,
             Send("quit"),
         ],
         exit: Exit::Waited,

@@ -101,3 +101,43 @@ fn a_bestmove_after_quit_is_relayed_not_held_as_early() {
         "{out:?}"
     );
 }
+
+/// The GUI quits while the engine is away (restarting); the shell's restart timer fires as
+/// the quit comes and starts an engine anyway: it gets `quit` at once (no `uci`, no replay),
+/// and its exit ends the session. (Seen as a process that never exited, about 1 run in 20
+/// under load.)
+#[test]
+fn an_engine_started_after_the_gui_quit_gets_quit_and_its_exit_ends_the_session() {
+    let mut s = Session::new(false).with_restart(crate::session::RestartPolicy {
+        enabled: true,
+        ..crate::session::RestartPolicy::default()
+    });
+    gui(&mut s, "uci");
+    engine(&mut s, "uciok");
+    let now = Instant::now();
+    let exit = s.handle(
+        Input::EngineExited(crate::session::EngineExit::default()),
+        now,
+    );
+    assert!(
+        matches!(exit.last(), Some(Action::RestartEngine { .. })),
+        "{exit:?}"
+    );
+    let quit = gui(&mut s, "quit");
+    assert_eq!(quit.last(), Some(&Action::Finish(0)));
+    let started = s.handle(
+        Input::EngineStarted {
+            command: "/e".into(),
+            args: vec![],
+            pid: Some(2),
+        },
+        now,
+    );
+    assert_eq!(super::to_engine(&started), ["quit\n"]);
+    assert!(grace(&started), "{started:?}");
+    let gone = s.handle(
+        Input::EngineExited(crate::session::EngineExit::default()),
+        now,
+    );
+    assert!(matches!(gone.last(), Some(Action::Finish(0))), "{gone:?}");
+}
