@@ -97,6 +97,10 @@ impl Session {
     /// lines that wait for the engine's `uciok`).
     pub(super) fn gui_eof(&mut self) -> Vec<Action> {
         if self.phase == super::Phase::Waiting {
+            if self.quitting {
+                // The GUI's `quit` already ended the session while the engine was away.
+                return Vec::new();
+            }
             return self.quit_while_restarting(Vec::new(), Bytes::new());
         }
         if self.phase.is_running() && !self.inbox.is_empty() {

@@ -125,6 +125,10 @@ fn an_engine_started_after_the_gui_quit_gets_quit_and_its_exit_ends_the_session(
     );
     let quit = gui(&mut s, "quit");
     assert_eq!(quit.last(), Some(&Action::Finish(0)));
+    assert!(
+        s.handle(Input::GuiEof, now).is_empty(),
+        "the quit ended it already"
+    );
     let started = s.handle(
         Input::EngineStarted {
             command: "/e".into(),
