@@ -253,7 +253,7 @@ fn timestamp_formatted(now: OffsetDateTime) -> String {
 
 /// One full JSON line (with `\n`) for `record` at time `now`: every field, as the writer wrote
 /// it before compaction (and as `fenguard log` rebuilds it). A `position` record is written by
-/// hand ([`json`], the same bytes as serde_json), every other through serde_json.
+/// hand (`json`, the same bytes as serde_json), every other through serde_json.
 pub fn render(session: &str, record: &Record, now: OffsetDateTime) -> String {
     match &record.event {
         Event::Position(p) => json::full(session, record.seq, p, now),

@@ -323,11 +323,16 @@ mod tests {
         assert_eq!((old_got, new_got), (Vec::new(), b"uci\n".to_vec()));
     }
 
-    #[test]
-    fn bytes_pushed_during_a_stalled_write_are_written_by_that_writer() {
-        let (mut reader, writer) = std::io::pipe().unwrap();
+    /// An outbox whose flusher (the thread returned) is writing more than a pipe holds (the
+    /// bytes returned) to a pipe nobody reads yet (the reader returned).
+    fn stalled_write() -> (
+        std::io::PipeReader,
+        Arc<Outbox<std::io::PipeWriter>>,
+        Vec<u8>,
+        std::thread::JoinHandle<()>,
+    ) {
+        let (reader, writer) = std::io::pipe().unwrap();
         let outbox = Arc::new(Outbox::new(writer, "test"));
-        // More than a pipe buffer: the first flush stalls until the reader reads.
         let big = vec![b'x'; 256 * 1024];
         outbox.push(&big);
         let flusher = {
@@ -337,6 +342,12 @@ mod tests {
         while !outbox.lock().writing {
             std::thread::yield_now();
         }
+        (reader, outbox, big, flusher)
+    }
+
+    #[test]
+    fn bytes_pushed_during_a_stalled_write_are_written_by_that_writer() {
+        let (mut reader, outbox, big, flusher) = stalled_write();
         outbox.push(b"bestmove e2e4\n");
         // Another producer's flush returns at once: the stalled writer owns the pipe.
         outbox.flush();
@@ -373,17 +384,7 @@ mod tests {
     /// all), and gives up on a reader that reads nothing.
     #[test]
     fn waiting_until_written_waits_for_another_threads_write() {
-        let (mut reader, writer) = std::io::pipe().unwrap();
-        let outbox = Arc::new(Outbox::new(writer, "test"));
-        let big = vec![b'x'; 256 * 1024];
-        outbox.push(&big);
-        let flusher = {
-            let outbox = Arc::clone(&outbox);
-            std::thread::spawn(move || outbox.flush())
-        };
-        while !outbox.lock().writing {
-            std::thread::yield_now();
-        }
+        let (mut reader, outbox, big, flusher) = stalled_write();
         let ms = std::time::Duration::from_millis;
         assert!(!outbox.wait_until_written(ms(50)), "nobody reads yet");
         let before = outbox.progress();

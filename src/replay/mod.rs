@@ -14,7 +14,7 @@
 //! ```
 //!
 //! A shell: it runs the engine ([`engine`]); the reading of the log ([`plan`]), the run's
-//! rules ([`run`]) and the delta debugging ([`minimize`]) are its parts.
+//! rules ([`run()`]) and the delta debugging ([`minimize`]) are its parts.
 
 pub mod engine;
 pub mod guarded;
