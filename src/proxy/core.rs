@@ -25,6 +25,16 @@ use crate::session::{Action, Event, Session, Verdict};
 /// less; a pipe holds 64 KiB on Linux, 4 KiB at least elsewhere).
 const BACKLOG_READ: usize = 4096;
 
+/// Bytes of a write to the GUI between two progress counts: a pipe's worth, so that a read
+/// of engine output (at most that) is still one write, and fenguard's exit can tell a GUI
+/// that reads a large backlog slowly from one that reads nothing.
+const GUI_PIECE: usize = 64 * 1024;
+
+/// fenguard's own output for the GUI (answers to GUI lines) above which the GUI's reader
+/// waits before it reads on; above the engine reader's bound (`outbox::BACKLOG`), so that
+/// an engine flood alone never holds up the GUI's `stop` or `quit`.
+const GUI_READER_BACKLOG: usize = 2 * super::outbox::BACKLOG;
+
 /// Longest a batch of GUI lines is handled without writing out what it queued.
 const FLUSH_EVERY: Duration = Duration::from_millis(1);
 
@@ -164,7 +174,7 @@ impl Shared {
             }),
             resume: Condvar::new(),
             engine_in: Outbox::new(engine_in, "engine").noting_progress(),
-            gui: Outbox::new(gui, "GUI"),
+            gui: Outbox::new(gui, "GUI").in_pieces(GUI_PIECE),
             round_trips: record::enabled().then(RoundTrips::default),
         })
     }
@@ -236,13 +246,16 @@ impl Shared {
     /// [`Shared::flush_from_engine_reader`]: writes what is queued for the engine itself, and
     /// leaves what is queued for the GUI to the relay loop ([`Notice::GuiOutputQueued`]). A
     /// GUI that reads slowly while the engine floods it would otherwise keep this thread
-    /// writing for as long as the flood lasts, and the GUI's `stop` or `quit` unread.
+    /// writing for as long as the flood lasts, and the GUI's `stop` or `quit` unread. While
+    /// [`GUI_READER_BACKLOG`] bytes or more wait for the GUI (fenguard's own answers to a GUI
+    /// that writes and does not read), it waits before reading on: memory stays bounded.
     fn flush_from_gui_reader(&self, core: MutexGuard<'_, Core>, write_engine_input: bool) {
         Self::hand_over(&core, &self.gui, Notice::GuiOutputQueued);
         drop(core);
         if write_engine_input {
             self.engine_in.flush();
         }
+        self.gui.wait_while_queued(GUI_READER_BACKLOG);
     }
 
     /// Asks the relay loop to write `outbox` when bytes wait there and nobody writes them

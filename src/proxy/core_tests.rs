@@ -77,3 +77,26 @@ fn the_gui_reader_never_writes_to_the_gui() {
     std::io::Read::read_exact(&mut engine_reads, &mut stop).unwrap();
     assert_eq!(&stop, b"stop\n");
 }
+
+/// fenguard's own answers piling up for a GUI that writes and does not read: past
+/// `GUI_READER_BACKLOG` the GUI's reader waits (reads no more) until a writer takes them.
+#[test]
+fn the_gui_reader_waits_while_its_answers_pile_up() {
+    let (shared, _engine_reads, mut gui_reads, _notified) = shared();
+    shared.gui.push(&vec![b'x'; GUI_READER_BACKLOG + 1]);
+    let (done, returned) = mpsc::channel();
+    let reader = Arc::clone(&shared);
+    std::thread::spawn(move || {
+        reader.flush_from_gui_reader(reader.lock(), true);
+        let _ = done.send(());
+    });
+    assert!(
+        returned.recv_timeout(Duration::from_millis(300)).is_err(),
+        "it read on"
+    );
+    // The relay loop's writer, and a GUI that reads again.
+    let writer = Arc::clone(&shared);
+    std::thread::spawn(move || writer.flush_gui());
+    std::thread::spawn(move || std::io::copy(&mut gui_reads, &mut std::io::sink()));
+    assert!(returned.recv_timeout(Duration::from_secs(10)).is_ok());
+}

@@ -23,8 +23,11 @@ pub struct Outbox<W> {
     written: Condvar,
     /// For log messages: `engine` or `GUI`.
     name: &'static str,
-    /// Bytes written between two progress notes ([`Outbox::noting_progress`]).
+    /// Bytes written between two progress notes ([`Outbox::noting_progress`],
+    /// [`Outbox::in_pieces`]).
     piece: usize,
+    /// A piece's progress also restarts [`Outbox::stalled_for`]'s clock.
+    stall_by_piece: bool,
 }
 
 #[derive(Debug)]
@@ -46,9 +49,10 @@ struct State<W> {
     generation: u64,
     /// Flushers waiting for the backlog to shrink, and [`Outbox::wait_until_written`] callers.
     waiting: usize,
-    /// Write rounds ended (each takes everything queued when it began): progress, for
-    /// [`Outbox::progress`].
+    /// Write rounds ended (each takes everything queued when it began) and pieces written
+    /// within rounds: progress, for [`Outbox::progress`].
     rounds: u64,
+    pieces: u64,
 }
 
 impl<W: Write> Outbox<W> {
@@ -66,10 +70,12 @@ impl<W: Write> Outbox<W> {
                 generation: 0,
                 waiting: 0,
                 rounds: 0,
+                pieces: 0,
             }),
             written: Condvar::new(),
             name,
             piece: usize::MAX,
+            stall_by_piece: false,
         }
     }
 
@@ -77,6 +83,15 @@ impl<W: Write> Outbox<W> {
     /// [`Outbox::stalled_for`] tells a reader that stopped from one that reads slowly.
     pub fn noting_progress(mut self) -> Outbox<W> {
         self.piece = PIECE;
+        self.stall_by_piece = true;
+        self
+    }
+
+    /// Writes in pieces of `piece` bytes and counts them for [`Outbox::progress`] only (not for
+    /// [`Outbox::stalled_for`]): a write larger than a pipe then shows a reader that reads,
+    /// before it ends.
+    pub fn in_pieces(mut self, piece: usize) -> Outbox<W> {
+        self.piece = piece;
         self
     }
 
@@ -127,11 +142,27 @@ impl<W: Write> Outbox<W> {
         self.lock().writing_since.map(|since| since.elapsed())
     }
 
-    /// Write rounds ended so far and bytes queued now: a change between two looks is
-    /// progress.
-    pub fn progress(&self) -> (u64, usize) {
+    /// Write rounds ended so far, pieces written and bytes queued now: a change between two
+    /// looks is progress.
+    pub fn progress(&self) -> (u64, u64, usize) {
         let state = self.lock();
-        (state.rounds, state.queued.len())
+        (state.rounds, state.pieces, state.queued.len())
+    }
+
+    /// Waits while `limit` bytes or more are queued (a writer is at work or was asked for),
+    /// unless the pipe is closed: the producer that calls it reads no more meanwhile, so
+    /// memory stays bounded even for output nobody else waits on.
+    pub fn wait_while_queued(&self, limit: usize) {
+        let mut state = self.lock();
+        while state.queued.len() >= limit && !state.closed {
+            state.waiting += 1;
+            state = self
+                .written
+                .wait_timeout(state, std::time::Duration::from_millis(100))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+            state.waiting -= 1;
+        }
     }
 
     /// Waits until nothing is queued and nobody is writing (or the pipe is closed), for at most
@@ -201,7 +232,8 @@ impl<W: Write> Outbox<W> {
             // is not stalled ([`Outbox::stalled_for`] counts from the last progress).
             let result = write_in_pieces(&mut pipe, &bytes, self.piece, || {
                 let mut state = self.lock();
-                if state.generation == generation && state.writing {
+                state.pieces += 1;
+                if self.stall_by_piece && state.generation == generation && state.writing {
                     state.writing_since = Some(std::time::Instant::now());
                 }
             });
