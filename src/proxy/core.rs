@@ -254,8 +254,9 @@ impl Shared {
         drop(core);
         if write_engine_input {
             self.engine_in.flush();
+            // At the same points only: a batch of GUI lines adds a bounded amount.
+            self.gui.wait_while_queued(GUI_READER_BACKLOG);
         }
-        self.gui.wait_while_queued(GUI_READER_BACKLOG);
     }
 
     /// Asks the relay loop to write `outbox` when bytes wait there and nobody writes them

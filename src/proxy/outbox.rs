@@ -155,13 +155,7 @@ impl<W: Write> Outbox<W> {
     pub fn wait_while_queued(&self, limit: usize) {
         let mut state = self.lock();
         while state.queued.len() >= limit && !state.closed {
-            state.waiting += 1;
-            state = self
-                .written
-                .wait_timeout(state, std::time::Duration::from_millis(100))
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-            state.waiting -= 1;
+            state = self.wait_for_a_write(state, Some(std::time::Duration::from_millis(100)));
         }
     }
 
@@ -179,14 +173,32 @@ impl<W: Write> Outbox<W> {
             if left.is_zero() {
                 return false;
             }
-            state.waiting += 1;
-            state = self
-                .written
-                .wait_timeout(state, left)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-            state.waiting -= 1;
+            state = self.wait_for_a_write(state, Some(left));
         }
+    }
+
+    /// Releases the lock until a write round ends (or `at_most` passes), counted among the
+    /// waiters so that the writer wakes it.
+    fn wait_for_a_write<'a>(
+        &self,
+        mut state: MutexGuard<'a, State<W>>,
+        at_most: Option<std::time::Duration>,
+    ) -> MutexGuard<'a, State<W>> {
+        state.waiting += 1;
+        let mut state = match at_most {
+            Some(limit) => {
+                self.written
+                    .wait_timeout(state, limit)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
+            None => self
+                .written
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner),
+        };
+        state.waiting -= 1;
+        state
     }
 
     /// Bytes are queued and nobody is writing them.
@@ -204,12 +216,7 @@ impl<W: Write> Outbox<W> {
                 if state.queued.len() < BACKLOG {
                     return;
                 }
-                state.waiting += 1;
-                state = self
-                    .written
-                    .wait(state)
-                    .unwrap_or_else(PoisonError::into_inner);
-                state.waiting -= 1;
+                state = self.wait_for_a_write(state, None);
                 continue;
             }
             if state.queued.is_empty() {
