@@ -7,12 +7,19 @@
 # Stockfish tests: they fail when Stockfish is missing and CI=true, else they are skipped: each
 # prints `SKIP(no stockfish): CRATE::MODULE::TEST` and appends it to $FENGUARD_SKIP_LOG; the
 # skips are counted at the end.
-#   scripts/test.sh            # everything (about 4 minutes on 2 cores)
+# Each check says `start LABEL` when it begins; the cargo checks also print each test binary as
+# cargo starts it. Cargo runs with --no-fail-fast, and scripts/cargo_binaries.py then names every
+# test binary of the package with its counts: one that failed, died or never ran fails the check.
+# The tests' temporary files go to a directory of this run ($TMPDIR is set to it), removed at the
+# end: nothing is left in /tmp (what the tests left behind is counted on the last lines).
+#   scripts/test.sh            # everything (docs/testing.md has the times)
 #   VERBOSE=1 scripts/test.sh  # every check's output as it runs
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/fenguard-test-sh.XXXXXX")"
 trap 'rm -rf "$OUT"' EXIT
+mkdir "$OUT/tmp"
+export TMPDIR="$OUT/tmp"
 export FENGUARD_SKIP_LOG="$OUT/skips"
 : > "$FENGUARD_SKIP_LOG"
 LABELS=()
@@ -23,10 +30,24 @@ run() {
     local label=$1 status=0 start=$SECONDS
     shift
     LABELS+=("$label")
+    echo "start  $label: $*"
     if [ -n "${VERBOSE:-}" ]; then
         "$@" 2>&1 | tee "$OUT/$label" || status=$?
+    elif [[ $label == cargo-* ]]; then
+        # Progress: each test binary as cargo starts it (the rest stays in the file).
+        "$@" 2>&1 | tee "$OUT/$label" \
+            | { grep --line-buffered -E '^ +Running ' | sed -u 's/^ */       /'; true; }
+        status=${PIPESTATUS[0]}
     else
         "$@" >"$OUT/$label" 2>&1 || status=$?
+    fi
+    # A cargo check is green only when every test binary it should run ran to its end.
+    if [ -n "${BINARIES:-}" ]; then
+        # shellcheck disable=SC2086
+        python3 scripts/cargo_binaries.py "$OUT/$label" $BINARIES > "$OUT/$label.binaries" 2>&1 \
+            || { [ "$status" != 0 ] || status=1; }
+        sed 's/^/       /' "$OUT/$label.binaries"
+        cat "$OUT/$label.binaries" >> "$OUT/$label"
     fi
     if [ "$status" = 0 ]; then
         echo "ok     $label: $(counts "$label") ($((SECONDS - start)) s)"
@@ -74,8 +95,9 @@ fi
 # The rules seam (issue 17): a test-only 10x8 variant, one table entry behind the
 # `test-variants` feature, checked by `fenguard check` and played through the proxy. Run first:
 # the next build puts the featureless binary back in target/debug for the scripts below.
-run cargo-seam cargo test --locked --features test-variants --test variants variant10_seam::
-run cargo-tests cargo test --locked --all-targets
+BINARIES="--only variants" run cargo-seam cargo test --locked --no-fail-fast \
+    --features test-variants --test variants variant10_seam::
+BINARIES=" " run cargo-tests cargo test --locked --no-fail-fast --all-targets
 run cargo-doc cargo test --locked --doc
 # Differential test of `fenguard check` against python-chess 1.11.2 (SPEC 7), fixed seed.
 run oracle python3 scripts/oracle_diff.py --fenguard target/debug/fenguard \
@@ -167,5 +189,8 @@ for label in "${FAILED[@]}"; do
     if ! [[ $c =~ ^[0-9]+\ passed,\ [1-9] ]]; then failed=$((failed + 1)); fi
 done
 echo "checks: $details; script cases skipped: $script_skips"
+left=$(find "$TMPDIR" -mindepth 1 -maxdepth 1 -printf '%f\n' | sed -E 's/[0-9]{3,}/N/g' | sort | uniq -c \
+    | awk '{ printf "%s%s x%d", (NR > 1 ? ", " : ""), $2, $1 }')
+echo "temporary files the tests left behind (removed with this run's directory): ${left:-none}"
 echo "all: $passed passed, $failed failed, $skipped skipped"
 [ "${#FAILED[@]}" = 0 ]

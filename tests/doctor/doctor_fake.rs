@@ -133,8 +133,17 @@ fn movetime_overshoot_is_reported_as_a_number() {
         "{:#?}",
         run.flagged()
     );
+    // The fake answers 1000 ms late; a loaded machine can only add to that, so the number is
+    // judged from below (no upper bound on a wall-clock time).
     let detail = run.check("search.movetime")["detail"].as_str().unwrap();
-    assert!(detail.contains("overshoot median 10"), "{detail}");
+    let median: i64 = detail
+        .split("overshoot median ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no overshoot median in {detail}"));
+    assert!(median >= 1000, "{detail}");
+    assert!(detail.contains(" ms, max "), "{detail}");
 }
 
 #[test]
