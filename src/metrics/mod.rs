@@ -29,6 +29,6 @@ mod server;
 pub use health::{Health, Unhealthy};
 pub use http::METRICS_CONTENT_TYPE;
 pub use server::{
-    CONNECTION_LIFETIME, HEADER_TIMEOUT, MAX_CONNECTIONS, MetricsError, MetricsServer, Service,
-    UPKEEP, start,
+    CONNECTION_LIFETIME, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDR, MetricsError,
+    MetricsServer, Service, UPKEEP, start,
 };

@@ -3,11 +3,16 @@
 //! from a thread of its own, so a busy shell never delays a scrape and the shell's runtime
 //! (if any) is not needed.
 //!
-//! Bounds: at most [`MAX_CONNECTIONS`] connections at once (one more is closed at once), a
-//! request's headers within [`HEADER_TIMEOUT`], a TLS handshake within [`HEADER_TIMEOUT`], a
-//! connection at most [`CONNECTION_LIFETIME`]; the recorder's histogram samples are drained
-//! into their buckets every [`UPKEEP`] (and at each scrape), so memory does not grow with the
-//! samples recorded.
+//! Bounds (`[metrics]`): at most `max_connections` connections at once ([`MAX_CONNECTIONS`])
+//! and `max_connections_per_addr` from one IP address ([`MAX_CONNECTIONS_PER_ADDR`]); one more
+//! drops the oldest connection (of that address, at its cap) that has not yet sent a whole
+//! request, else the oldest, in the daemon's pre-auth pool
+//! ([`Admission::capped`](crate::serve::admission::Admission::capped)), so connections that
+//! never finish their headers cycle out while a probe that sends its request at once is
+//! answered. A TLS handshake and each request's headers within `header_timeout_ms`
+//! ([`HEADER_TIMEOUT`]), a connection at most [`CONNECTION_LIFETIME`]; drops are logged in one
+//! line every [`UPKEEP`]. The recorder's histogram samples are drained into their buckets
+//! every [`UPKEEP`] (and at each scrape), so memory does not grow with the samples recorded.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -18,18 +23,24 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::oneshot;
 
 use super::config::MetricsConfig;
 use super::health::Health;
 use super::http::Answers;
 use super::names;
 use crate::serve::addr::Addr;
+use crate::serve::admission::Admission;
 
-/// Connections served at once.
+/// Connections served at once: the default of `metrics.max_connections`.
 pub const MAX_CONNECTIONS: usize = 32;
 
-/// Longest wait for a TLS handshake or a request's headers.
+/// Connections served at once from one IP address: the default of
+/// `metrics.max_connections_per_addr`.
+pub const MAX_CONNECTIONS_PER_ADDR: usize = 8;
+
+/// Longest wait for a TLS handshake or a request's headers: the default of
+/// `metrics.header_timeout_ms`.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Longest a connection is kept (a scraper's keep-alive connection is then opened anew).
@@ -82,6 +93,14 @@ pub enum MetricsError {
         listen: String,
         /// The system's error.
         source: std::io::Error,
+    },
+    /// A limit is out of its range.
+    #[error("metrics.{key}: {message}")]
+    Limit {
+        /// The key.
+        key: &'static str,
+        /// Its range.
+        message: &'static str,
     },
     /// A recorder was installed before (`start` runs once a process).
     #[error("a metrics recorder is already installed in this process")]
@@ -144,6 +163,7 @@ pub fn start(
     if config.listen.is_empty() {
         return Ok(None);
     }
+    let limits = Limits::of(config)?;
     let listen = config.listen.clone();
     let at = address(&listen)?;
     let tls = tls_acceptor(config)?;
@@ -186,7 +206,7 @@ pub fn start(
     let https = tls.is_some();
     std::thread::Builder::new()
         .name("metrics".to_owned())
-        .spawn(move || runtime.block_on(serve(listener, tls, answers, stopped)))
+        .spawn(move || runtime.block_on(serve(listener, tls, answers, limits, stopped)))
         .map_err(MetricsError::Thread)?;
     let server = MetricsServer {
         addr,
@@ -196,6 +216,36 @@ pub fn start(
     eprintln!("fenguard: metrics listening on {}", server.url());
     tracing::info!("metrics listening on {} (/metrics, /health)", server.url());
     Ok(Some(server))
+}
+
+/// The connection limits of `[metrics]`.
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    total: usize,
+    per_addr: usize,
+    header: Duration,
+}
+
+impl Limits {
+    fn of(config: &MetricsConfig) -> Result<Limits, MetricsError> {
+        if config.max_connections == 0 {
+            return Err(MetricsError::Limit {
+                key: "max_connections",
+                message: "expected at least 1",
+            });
+        }
+        if config.header_timeout_ms == 0 {
+            return Err(MetricsError::Limit {
+                key: "header_timeout_ms",
+                message: "expected at least 1 (milliseconds)",
+            });
+        }
+        Ok(Limits {
+            total: config.max_connections,
+            per_addr: config.max_connections_per_addr,
+            header: Duration::from_millis(config.header_timeout_ms),
+        })
+    }
 }
 
 /// `listen` as a TCP address (`HOST:PORT`; no scheme, no Unix socket).
@@ -266,11 +316,13 @@ fn tls_acceptor(config: &MetricsConfig) -> Result<Option<Acceptor>, MetricsError
     }
 }
 
-/// Accepts and serves until `stopped`; drains the histograms every [`UPKEEP`].
+/// Accepts and serves until `stopped`; drains the histograms and logs the dropped connections
+/// every [`UPKEEP`].
 async fn serve(
     listener: std::net::TcpListener,
     tls: Option<Acceptor>,
     answers: Arc<Answers>,
+    limits: Limits,
     mut stopped: oneshot::Receiver<()>,
 ) {
     let listener = match tokio::net::TcpListener::from_std(listener) {
@@ -280,25 +332,37 @@ async fn serve(
             return;
         }
     };
-    let places = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let places = Admission::capped(limits.total, limits.per_addr);
     let mut upkeep = tokio::time::interval(UPKEEP);
     upkeep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             _ = &mut stopped => return,
-            _ = upkeep.tick() => answers.handle.run_upkeep(),
+            _ = upkeep.tick() => {
+                answers.handle.run_upkeep();
+                let dropped = places.take_dropped();
+                if dropped > 0 {
+                    tracing::warn!(
+                        "metrics listener: {dropped} connections dropped in the last {} s at max_connections {} or max_connections_per_addr {} (oldest without a whole request first)",
+                        UPKEEP.as_secs(), limits.total, limits.per_addr
+                    );
+                }
+            }
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    let Ok(place) = Arc::clone(&places).try_acquire_owned() else {
+                Ok((stream, addr)) => {
+                    let Ok(place) = places.enter(Some(addr.ip()), 0, 0, false) else {
                         continue;
                     };
                     let _ = stream.set_nodelay(true);
                     let (tls, answers) = (tls.clone(), Arc::clone(&answers));
-                    tokio::spawn(async move {
-                        let connection = connection(stream, tls, answers);
+                    let (id, pool) = (place.id(), Arc::clone(&places));
+                    let task = tokio::spawn(async move {
+                        let spoke = move || pool.mark_spoke(id);
+                        let connection = connection(stream, tls, answers, limits.header, spoke);
                         let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
                         drop(place);
                     });
+                    places.set_abort(id, task.abort_handle());
                 }
                 Err(err) => {
                     tracing::debug!("metrics listener: accept failed: {err}");
@@ -309,34 +373,47 @@ async fn serve(
     }
 }
 
-/// One connection: the TLS handshake (HTTPS), then HTTP/1.1 requests.
-async fn connection(stream: tokio::net::TcpStream, tls: Option<Acceptor>, answers: Arc<Answers>) {
+/// One connection: the TLS handshake (HTTPS) within `header`, then HTTP/1.1 requests; `spoke`
+/// is called at each request. hyper's header timer runs from the moment a request is awaited
+/// (the connection's start, the end of the previous answer) to the end of its headers, never
+/// reset by a byte: a connection that sends nothing, or a byte now and then, is closed after
+/// `header`, and so is an idle keep-alive one.
+async fn connection(
+    stream: tokio::net::TcpStream,
+    tls: Option<Acceptor>,
+    answers: Arc<Answers>,
+    header: Duration,
+    spoke: impl Fn() + Send + Sync + 'static,
+) {
     match tls {
         #[cfg(unix)]
         Some(acceptor) => {
-            if let Ok(Ok(stream)) =
-                tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
-            {
-                http(stream, answers).await;
+            if let Ok(Ok(stream)) = tokio::time::timeout(header, acceptor.accept(stream)).await {
+                http(stream, answers, header, spoke).await;
             }
         }
         #[cfg(not(unix))]
         Some(never) => match never {},
-        None => http(stream, answers).await,
+        None => http(stream, answers, header, spoke).await,
     }
 }
 
-async fn http<S>(stream: S, answers: Arc<Answers>)
-where
+async fn http<S>(
+    stream: S,
+    answers: Arc<Answers>,
+    header: Duration,
+    spoke: impl Fn() + Send + Sync + 'static,
+) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let service = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+        spoke();
         let response = answers.respond(request.method(), request.uri().path());
         async move { Ok::<_, std::convert::Infallible>(response) }
     });
     let served = http1::Builder::new()
         .timer(TokioTimer::new())
-        .header_read_timeout(HEADER_TIMEOUT)
+        .header_read_timeout(header)
         .serve_connection(TokioIo::new(stream), service)
         .await;
     if let Err(err) = served {
@@ -353,6 +430,7 @@ mod tests {
             listen: listen.to_owned(),
             tls_cert: cert.to_owned(),
             tls_key: key.to_owned(),
+            ..MetricsConfig::default()
         }
     }
 

@@ -10,7 +10,8 @@
 //! Modes (Unix): the file is created 0600. `new` on an existing file that group or others may
 //! read or write tightens it to 0600 first (noted on stderr), and refuses (exit 2, naming the
 //! file and its mode) when it cannot: not its owner, a read-only file system. `revoke`
-//! rewrites the file 0600 (a loose mode is noted on stderr as dropped). `list` only reads: it
+//! rewrites the file 0600 with its owner and group kept where the system lets it (a loose mode
+//! is noted on stderr as dropped). `list` only reads: it
 //! warns on stderr about a loose mode and lists as usual.
 
 use std::io::Write as _;
@@ -265,8 +266,24 @@ fn rewrite(path: &Path, text: &str) -> Result<(), String> {
     // A leftover temporary file would keep its own mode.
     let _ = std::fs::remove_file(&tmp);
     let mut file = options.open(&tmp).map_err(fail)?;
+    keep_owner(path, &file);
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
         .map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
+}
+
+/// Gives `file` (the new tokens file) the owner and group of the one at `path`, where the
+/// system lets it (root running `token revoke` on a file the daemon's user owns): the daemon
+/// must still read the file at its next SIGHUP, or it keeps the revoked token.
+fn keep_owner(path: &Path, file: &std::fs::File) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        if let Ok(old) = std::fs::metadata(path) {
+            let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, file);
 }

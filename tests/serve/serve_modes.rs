@@ -79,6 +79,27 @@ fn token_list_warns_about_a_loose_file_and_revoke_rewrites_it_0600() {
 }
 
 #[test]
+fn token_revoke_keeps_the_owner_the_daemon_reads_the_file_as() {
+    use std::os::unix::fs::MetadataExt as _;
+    let dir = test_dir("modes-owner");
+    let file = dir.join("tokens");
+    std::fs::write(&file, format!("{} a\n{} b\n", hash_hex("a"), hash_hex("b"))).unwrap();
+    set_mode(&file, 0o600);
+    // As root (the tests' usual user), the file of a daemon's user; as another user, a no-op.
+    let (uid, gid) = (4242, 4343);
+    if std::os::unix::fs::chown(&file, Some(uid), Some(gid)).is_err() {
+        let meta = std::fs::metadata(&file).unwrap();
+        assert!(token(&["revoke", "a"], &file).status.success());
+        assert_eq!(std::fs::metadata(&file).unwrap().uid(), meta.uid());
+        return;
+    }
+    let revoke = token(&["revoke", "a"], &file);
+    assert!(revoke.status.success(), "{revoke:?}");
+    let meta = std::fs::metadata(&file).unwrap();
+    assert_eq!((meta.uid(), meta.gid(), mode(&file)), (uid, gid, 0o600));
+}
+
+#[test]
 fn token_new_refuses_a_loose_file_it_cannot_tighten_naming_file_and_mode() {
     let dir = test_dir("modes-readonly");
     let mount = dir.join("ro");
@@ -93,7 +114,7 @@ fn token_new_refuses_a_loose_file_it_cannot_tighten_naming_file_and_mode() {
         fg = FENGUARD,
     );
     let out = Command::new("unshare")
-        .args(["-m", "sh", "-c", &script])
+        .args(["-rm", "sh", "-c", &script])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
