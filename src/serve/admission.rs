@@ -93,12 +93,16 @@ pub struct Ticket {
 impl Admission {
     /// Limits: `startups`, `per_addr` (0: none) and the soft descriptor limit `fd_limit`.
     pub fn new(startups: Startups, per_addr: usize, fd_limit: u64) -> Arc<Admission> {
+        Admission::build(startups, per_addr, fd_limit, true)
+    }
+
+    fn build(startups: Startups, per_addr: usize, fd_limit: u64, counted: bool) -> Arc<Admission> {
         let seed = u64::from(std::process::id()) ^ 0x9e37_79b9_7f4a_7c15;
         Arc::new(Admission {
             startups,
             per_addr,
             fd_limit,
-            counted: true,
+            counted,
             pool: Mutex::new(Pool {
                 rng: seed | 1,
                 ..Pool::default()
@@ -118,11 +122,7 @@ impl Admission {
             rate: 100,
             full: total,
         };
-        let mut admission = Admission::new(startups, per_addr, u64::MAX);
-        if let Some(admission) = Arc::get_mut(&mut admission) {
-            admission.counted = false;
-        }
-        admission
+        Admission::build(startups, per_addr, u64::MAX, false)
     }
 
     /// The connection of ticket `id` has sent bytes (a whole request): from now on it is
