@@ -21,6 +21,7 @@
 pub mod config;
 mod health;
 mod http;
+mod listener;
 pub mod names;
 pub mod record;
 pub mod round_trip;

@@ -11,18 +11,14 @@
 //! never finish their headers cycle out while a probe that sends its request at once is
 //! answered. A TLS handshake and each request's headers within `header_timeout_ms`
 //! ([`HEADER_TIMEOUT`]), a connection at most [`CONNECTION_LIFETIME`]; drops are logged in one
-//! line every [`UPKEEP`]. The recorder's histogram samples are drained into their buckets
+//! line every [`UPKEEP`] (the serving is [`super::listener`]). The recorder's histogram samples are drained into their buckets
 //! every [`UPKEEP`] (and at each scrape), so memory does not grow with the samples recorded.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::oneshot;
 
 use super::config::MetricsConfig;
@@ -30,7 +26,6 @@ use super::health::Health;
 use super::http::Answers;
 use super::names;
 use crate::serve::addr::Addr;
-use crate::serve::admission::Admission;
 
 /// Connections served at once: the default of `metrics.max_connections`.
 pub const MAX_CONNECTIONS: usize = 32;
@@ -163,7 +158,7 @@ pub fn start(
     if config.listen.is_empty() {
         return Ok(None);
     }
-    let limits = Limits::of(config)?;
+    let limits = super::listener::Limits::of(config)?;
     let listen = config.listen.clone();
     let at = address(&listen)?;
     let tls = tls_acceptor(config)?;
@@ -206,7 +201,11 @@ pub fn start(
     let https = tls.is_some();
     std::thread::Builder::new()
         .name("metrics".to_owned())
-        .spawn(move || runtime.block_on(serve(listener, tls, answers, limits, stopped)))
+        .spawn(move || {
+            runtime.block_on(super::listener::serve(
+                listener, tls, answers, limits, stopped,
+            ))
+        })
         .map_err(MetricsError::Thread)?;
     let server = MetricsServer {
         addr,
@@ -216,36 +215,6 @@ pub fn start(
     eprintln!("fenguard: metrics listening on {}", server.url());
     tracing::info!("metrics listening on {} (/metrics, /health)", server.url());
     Ok(Some(server))
-}
-
-/// The connection limits of `[metrics]`.
-#[derive(Debug, Clone, Copy)]
-struct Limits {
-    total: usize,
-    per_addr: usize,
-    header: Duration,
-}
-
-impl Limits {
-    fn of(config: &MetricsConfig) -> Result<Limits, MetricsError> {
-        if config.max_connections == 0 {
-            return Err(MetricsError::Limit {
-                key: "max_connections",
-                message: "expected at least 1",
-            });
-        }
-        if config.header_timeout_ms == 0 {
-            return Err(MetricsError::Limit {
-                key: "header_timeout_ms",
-                message: "expected at least 1 (milliseconds)",
-            });
-        }
-        Ok(Limits {
-            total: config.max_connections,
-            per_addr: config.max_connections_per_addr,
-            header: Duration::from_millis(config.header_timeout_ms),
-        })
-    }
 }
 
 /// `listen` as a TCP address (`HOST:PORT`; no scheme, no Unix socket).
@@ -279,12 +248,12 @@ fn buckets(mut builder: PrometheusBuilder) -> PrometheusBuilder {
 }
 
 #[cfg(unix)]
-type Acceptor = tokio_rustls::TlsAcceptor;
+pub(super) type Acceptor = tokio_rustls::TlsAcceptor;
 /// No TLS off Unix yet: an acceptor that cannot exist (not `Copy`, so it is cloned like the
 /// Unix one).
 #[cfg(not(unix))]
 #[derive(Clone)]
-enum Acceptor {}
+pub(super) enum Acceptor {}
 
 /// The TLS acceptor `tls_cert` and `tls_key` ask for (HTTP/1.1 by ALPN), or `None`.
 fn tls_acceptor(config: &MetricsConfig) -> Result<Option<Acceptor>, MetricsError> {
@@ -313,111 +282,6 @@ fn tls_acceptor(config: &MetricsConfig) -> Result<Option<Acceptor>, MetricsError
                 ))
             }
         }
-    }
-}
-
-/// Accepts and serves until `stopped`; drains the histograms and logs the dropped connections
-/// every [`UPKEEP`].
-async fn serve(
-    listener: std::net::TcpListener,
-    tls: Option<Acceptor>,
-    answers: Arc<Answers>,
-    limits: Limits,
-    mut stopped: oneshot::Receiver<()>,
-) {
-    let listener = match tokio::net::TcpListener::from_std(listener) {
-        Ok(listener) => listener,
-        Err(err) => {
-            tracing::error!("metrics listener: {err}");
-            return;
-        }
-    };
-    let places = Admission::capped(limits.total, limits.per_addr);
-    let mut upkeep = tokio::time::interval(UPKEEP);
-    upkeep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = &mut stopped => return,
-            _ = upkeep.tick() => {
-                answers.handle.run_upkeep();
-                let dropped = places.take_dropped();
-                if dropped > 0 {
-                    tracing::warn!(
-                        "metrics listener: {dropped} connections dropped in the last {} s at max_connections {} or max_connections_per_addr {} (oldest without a whole request first)",
-                        UPKEEP.as_secs(), limits.total, limits.per_addr
-                    );
-                }
-            }
-            accepted = listener.accept() => match accepted {
-                Ok((stream, addr)) => {
-                    let Ok(place) = places.enter(Some(addr.ip()), 0, 0, false) else {
-                        continue;
-                    };
-                    let _ = stream.set_nodelay(true);
-                    let (tls, answers) = (tls.clone(), Arc::clone(&answers));
-                    let (id, pool) = (place.id(), Arc::clone(&places));
-                    let task = tokio::spawn(async move {
-                        let spoke = move || pool.mark_spoke(id);
-                        let connection = connection(stream, tls, answers, limits.header, spoke);
-                        let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
-                        drop(place);
-                    });
-                    places.set_abort(id, task.abort_handle());
-                }
-                Err(err) => {
-                    tracing::debug!("metrics listener: accept failed: {err}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            },
-        }
-    }
-}
-
-/// One connection: the TLS handshake (HTTPS) within `header`, then HTTP/1.1 requests; `spoke`
-/// is called at each request. hyper's header timer runs from the moment a request is awaited
-/// (the connection's start, the end of the previous answer) to the end of its headers, never
-/// reset by a byte: a connection that sends nothing, or a byte now and then, is closed after
-/// `header`, and so is an idle keep-alive one.
-async fn connection(
-    stream: tokio::net::TcpStream,
-    tls: Option<Acceptor>,
-    answers: Arc<Answers>,
-    header: Duration,
-    spoke: impl Fn() + Send + Sync + 'static,
-) {
-    match tls {
-        #[cfg(unix)]
-        Some(acceptor) => {
-            if let Ok(Ok(stream)) = tokio::time::timeout(header, acceptor.accept(stream)).await {
-                http(stream, answers, header, spoke).await;
-            }
-        }
-        #[cfg(not(unix))]
-        Some(never) => match never {},
-        None => http(stream, answers, header, spoke).await,
-    }
-}
-
-async fn http<S>(
-    stream: S,
-    answers: Arc<Answers>,
-    header: Duration,
-    spoke: impl Fn() + Send + Sync + 'static,
-) where
-    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
-    let service = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-        spoke();
-        let response = answers.respond(request.method(), request.uri().path());
-        async move { Ok::<_, std::convert::Infallible>(response) }
-    });
-    let served = http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(header)
-        .serve_connection(TokioIo::new(stream), service)
-        .await;
-    if let Err(err) = served {
-        tracing::debug!("metrics connection: {err}");
     }
 }
 
