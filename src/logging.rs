@@ -1,7 +1,8 @@
 //! fenguard's own logging: `fenguard.log` (and the transcript) in the log directory, warnings
 //! also on stderr, never anything on stdout.
 //!
-//! Both files rotate by size (`log.max_bytes`, `log.keep`: [`RotatingFile`]).
+//! Both files rotate by size (`log.max_bytes`, `log.keep`: [`RotatingFile`]). On Unix the log
+//! directory is created 0700 and every log file 0600 (an existing one keeps its mode).
 //!
 //! Every writer is a `tracing_appender` non-blocking writer: a background thread does the file
 //! and stderr writes, so a slow disk or a GUI that never reads fenguard's stderr cannot stall
@@ -164,8 +165,16 @@ fn filter(settings: &LogSettings) -> EnvFilter {
     EnvFilter::new(directives)
 }
 
+/// Creates the log directory (and its missing parents) 0700 on Unix; an existing one keeps its
+/// mode.
 fn open_dir(dir: &Path) -> Result<PathBuf, (PathBuf, std::io::Error)> {
-    std::fs::create_dir_all(dir).map_err(|err| (dir.to_path_buf(), err))?;
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(dir)
+        .map_err(|err| (dir.to_path_buf(), err))?;
     Ok(dir.to_path_buf())
 }
 

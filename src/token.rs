@@ -28,7 +28,7 @@ mod cli;
 
 pub use cli::{TokenAction, TokenArgs, run};
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -99,6 +99,13 @@ impl Tokens {
     /// Whether `token` hashes to a stored hash; every stored hash is compared, each in constant
     /// time.
     pub fn accepts(&self, token: &str) -> bool {
+        self.find(token).is_some()
+    }
+
+    /// The stored SHA-256 hash `token` hashes to, or `None`; every stored hash is compared,
+    /// each in constant time. The daemon keeps it with the session the token opened, so that
+    /// a reload without it ends that session.
+    pub fn find(&self, token: &str) -> Option<[u8; 32]> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         let mut found = 0u8;
         for stored in &self.entries {
@@ -109,7 +116,52 @@ impl Tokens {
                 .fold(0u8, |acc, (a, b)| acc | (a ^ b));
             found |= u8::from(diff == 0);
         }
-        std::hint::black_box(found) == 1
+        (std::hint::black_box(found) == 1).then_some(digest)
+    }
+
+    /// Whether `hash` (a SHA-256 hash, as [`Tokens::find`] gives it) is stored.
+    pub fn holds(&self, hash: &[u8; 32]) -> bool {
+        self.entries.iter().any(|e| &e.hash == hash)
+    }
+
+    /// The entry of `hash`, for its label.
+    pub fn entry(&self, hash: &[u8; 32]) -> Option<&Entry> {
+        self.entries.iter().find(|e| &e.hash == hash)
+    }
+}
+
+/// What is loose about a tokens file's `mode` (its permission bits): `Some("readable by group
+/// or others")`, `Some("writable by group or others")`, or `None` when only its owner may read
+/// or write it. A loose file is warned about by the daemon and `token list`, and made 0600 by
+/// `token new` and `token revoke`.
+pub fn loose_mode(mode: u32) -> Option<&'static str> {
+    if mode & 0o044 != 0 {
+        Some("readable by group or others")
+    } else if mode & 0o022 != 0 {
+        Some("writable by group or others")
+    } else {
+        None
+    }
+}
+
+/// A warning when the file at `path` is loose ([`loose_mode`]); `None` when it is not, or
+/// cannot be looked at, or off Unix.
+pub fn loose_permissions(path: &Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+        loose_mode(mode).map(|what| {
+            format!(
+                "tokens file {} is {what} (mode {mode:o}): `chmod 600` it",
+                path.display()
+            )
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
     }
 }
 

@@ -21,6 +21,7 @@
 pub mod config;
 mod health;
 mod http;
+mod listener;
 pub mod names;
 pub mod record;
 pub mod round_trip;
@@ -29,6 +30,6 @@ mod server;
 pub use health::{Health, Unhealthy};
 pub use http::METRICS_CONTENT_TYPE;
 pub use server::{
-    CONNECTION_LIFETIME, HEADER_TIMEOUT, MAX_CONNECTIONS, MetricsError, MetricsServer, Service,
-    UPKEEP, start,
+    CONNECTION_LIFETIME, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDR, MetricsError,
+    MetricsServer, Service, UPKEEP, start,
 };

@@ -3,22 +3,23 @@
 //! from a thread of its own, so a busy shell never delays a scrape and the shell's runtime
 //! (if any) is not needed.
 //!
-//! Bounds: at most [`MAX_CONNECTIONS`] connections at once (one more is closed at once), a
-//! request's headers within [`HEADER_TIMEOUT`], a TLS handshake within [`HEADER_TIMEOUT`], a
-//! connection at most [`CONNECTION_LIFETIME`]; the recorder's histogram samples are drained
-//! into their buckets every [`UPKEEP`] (and at each scrape), so memory does not grow with the
-//! samples recorded.
+//! Bounds (`[metrics]`): at most `max_connections` connections at once ([`MAX_CONNECTIONS`])
+//! and `max_connections_per_addr` from one IP address ([`MAX_CONNECTIONS_PER_ADDR`]); one more
+//! drops the oldest connection (of that address, at its cap) that has not yet sent a whole
+//! request, else the oldest, in the daemon's pre-auth pool
+//! ([`Admission::capped`](crate::serve::admission::Admission::capped)), so connections that
+//! never finish their headers cycle out while a probe that sends its request at once is
+//! answered. A TLS handshake and each request's headers within `header_timeout_ms`
+//! ([`HEADER_TIMEOUT`]), a connection at most [`CONNECTION_LIFETIME`]; drops are logged in one
+//! line every [`UPKEEP`] (the serving is [`super::listener`]). The recorder's histogram samples are drained into their buckets
+//! every [`UPKEEP`] (and at each scrape), so memory does not grow with the samples recorded.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
-use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::oneshot;
 
 use super::config::MetricsConfig;
 use super::health::Health;
@@ -26,10 +27,15 @@ use super::http::Answers;
 use super::names;
 use crate::serve::addr::Addr;
 
-/// Connections served at once.
+/// Connections served at once: the default of `metrics.max_connections`.
 pub const MAX_CONNECTIONS: usize = 32;
 
-/// Longest wait for a TLS handshake or a request's headers.
+/// Connections served at once from one IP address: the default of
+/// `metrics.max_connections_per_addr`.
+pub const MAX_CONNECTIONS_PER_ADDR: usize = 8;
+
+/// Longest wait for a TLS handshake or a request's headers: the default of
+/// `metrics.header_timeout_ms`.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Longest a connection is kept (a scraper's keep-alive connection is then opened anew).
@@ -82,6 +88,14 @@ pub enum MetricsError {
         listen: String,
         /// The system's error.
         source: std::io::Error,
+    },
+    /// A limit is out of its range.
+    #[error("metrics.{key}: {message}")]
+    Limit {
+        /// The key.
+        key: &'static str,
+        /// Its range.
+        message: &'static str,
     },
     /// A recorder was installed before (`start` runs once a process).
     #[error("a metrics recorder is already installed in this process")]
@@ -144,6 +158,7 @@ pub fn start(
     if config.listen.is_empty() {
         return Ok(None);
     }
+    let limits = super::listener::Limits::of(config)?;
     let listen = config.listen.clone();
     let at = address(&listen)?;
     let tls = tls_acceptor(config)?;
@@ -186,7 +201,11 @@ pub fn start(
     let https = tls.is_some();
     std::thread::Builder::new()
         .name("metrics".to_owned())
-        .spawn(move || runtime.block_on(serve(listener, tls, answers, stopped)))
+        .spawn(move || {
+            runtime.block_on(super::listener::serve(
+                listener, tls, answers, limits, stopped,
+            ))
+        })
         .map_err(MetricsError::Thread)?;
     let server = MetricsServer {
         addr,
@@ -229,12 +248,12 @@ fn buckets(mut builder: PrometheusBuilder) -> PrometheusBuilder {
 }
 
 #[cfg(unix)]
-type Acceptor = tokio_rustls::TlsAcceptor;
+pub(super) type Acceptor = tokio_rustls::TlsAcceptor;
 /// No TLS off Unix yet: an acceptor that cannot exist (not `Copy`, so it is cloned like the
 /// Unix one).
 #[cfg(not(unix))]
 #[derive(Clone)]
-enum Acceptor {}
+pub(super) enum Acceptor {}
 
 /// The TLS acceptor `tls_cert` and `tls_key` ask for (HTTP/1.1 by ALPN), or `None`.
 fn tls_acceptor(config: &MetricsConfig) -> Result<Option<Acceptor>, MetricsError> {
@@ -266,84 +285,6 @@ fn tls_acceptor(config: &MetricsConfig) -> Result<Option<Acceptor>, MetricsError
     }
 }
 
-/// Accepts and serves until `stopped`; drains the histograms every [`UPKEEP`].
-async fn serve(
-    listener: std::net::TcpListener,
-    tls: Option<Acceptor>,
-    answers: Arc<Answers>,
-    mut stopped: oneshot::Receiver<()>,
-) {
-    let listener = match tokio::net::TcpListener::from_std(listener) {
-        Ok(listener) => listener,
-        Err(err) => {
-            tracing::error!("metrics listener: {err}");
-            return;
-        }
-    };
-    let places = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    let mut upkeep = tokio::time::interval(UPKEEP);
-    upkeep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = &mut stopped => return,
-            _ = upkeep.tick() => answers.handle.run_upkeep(),
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    let Ok(place) = Arc::clone(&places).try_acquire_owned() else {
-                        continue;
-                    };
-                    let _ = stream.set_nodelay(true);
-                    let (tls, answers) = (tls.clone(), Arc::clone(&answers));
-                    tokio::spawn(async move {
-                        let connection = connection(stream, tls, answers);
-                        let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
-                        drop(place);
-                    });
-                }
-                Err(err) => {
-                    tracing::debug!("metrics listener: accept failed: {err}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            },
-        }
-    }
-}
-
-/// One connection: the TLS handshake (HTTPS), then HTTP/1.1 requests.
-async fn connection(stream: tokio::net::TcpStream, tls: Option<Acceptor>, answers: Arc<Answers>) {
-    match tls {
-        #[cfg(unix)]
-        Some(acceptor) => {
-            if let Ok(Ok(stream)) =
-                tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
-            {
-                http(stream, answers).await;
-            }
-        }
-        #[cfg(not(unix))]
-        Some(never) => match never {},
-        None => http(stream, answers).await,
-    }
-}
-
-async fn http<S>(stream: S, answers: Arc<Answers>)
-where
-    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
-    let service = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-        let response = answers.respond(request.method(), request.uri().path());
-        async move { Ok::<_, std::convert::Infallible>(response) }
-    });
-    let served = http1::Builder::new()
-        .timer(TokioTimer::new())
-        .header_read_timeout(HEADER_TIMEOUT)
-        .serve_connection(TokioIo::new(stream), service)
-        .await;
-    if let Err(err) = served {
-        tracing::debug!("metrics connection: {err}");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,6 +294,7 @@ mod tests {
             listen: listen.to_owned(),
             tls_cert: cert.to_owned(),
             tls_key: key.to_owned(),
+            ..MetricsConfig::default()
         }
     }
 

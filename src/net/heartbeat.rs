@@ -113,6 +113,32 @@ impl Gate {
         Ok(n)
     }
 
+    /// Writes all of `line` (a whole line, `\n` ended) between two lines of the output:
+    /// when the output is in the middle of a line, waits up to `patience` for it to end, then
+    /// writes it anyway. For the daemon's own notices (a revoked token).
+    ///
+    /// # Errors
+    /// `out`'s.
+    pub fn write_line<W: Write>(
+        &self,
+        out: &mut W,
+        line: &[u8],
+        patience: Duration,
+    ) -> std::io::Result<()> {
+        let until = Instant::now() + patience;
+        loop {
+            let mut mark = self.mark.lock().unwrap_or_else(PoisonError::into_inner);
+            if mark.line_start || Instant::now() >= until {
+                out.write_all(line)?;
+                mark.line_start = line.last() == Some(&b'\n');
+                mark.last = Instant::now();
+                return Ok(());
+            }
+            drop(mark);
+            std::thread::sleep(RETRY);
+        }
+    }
+
     /// Writes [`BEAT`] when the output is between lines and nothing was written for `every`;
     /// how long until the next beat may be due.
     ///
@@ -190,6 +216,16 @@ mod tests {
             (b"auth t heartbeat=x".to_vec(), None)
         );
         assert_eq!(take_offer(b"auth t"), (b"auth t".to_vec(), None));
+    }
+
+    #[test]
+    fn a_notice_waits_for_the_line_in_progress_but_not_forever() {
+        let gate = Gate::default();
+        let mut out = Vec::new();
+        gate.write_line(&mut out, b"one\n", Duration::ZERO).unwrap();
+        gate.write(&mut out, b"info dep").unwrap();
+        gate.write_line(&mut out, b"two\n", Duration::ZERO).unwrap();
+        assert_eq!(out, b"one\ninfo deptwo\n");
     }
 
     #[test]

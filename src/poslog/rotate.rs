@@ -69,8 +69,18 @@ pub struct RotatingFile {
 /// Pending bytes past which they are written without waiting for the flush.
 const PENDING_CAP: usize = 64 * 1024;
 
+/// `OpenOptions` that create a file only its owner may read and write (0600 on Unix: logs
+/// hold a user's games and a daemon's clients' lines). An existing file keeps its mode.
+pub fn private(mut options: OpenOptions) -> OpenOptions {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+}
+
 fn open_append(path: &Path) -> io::Result<(File, u64)> {
-    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    let file = private(options).open(path)?;
     let len = file.metadata()?.len();
     Ok((file, len))
 }
@@ -234,11 +244,9 @@ impl RotationLock {
     fn acquire(path: &Path) -> io::Result<RotationLock> {
         let mut name = path.as_os_str().to_owned();
         name.push(".lock");
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(PathBuf::from(name))?;
+        let mut options = OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        let file = private(options).open(PathBuf::from(name))?;
         match file.lock() {
             Ok(()) => Ok(RotationLock(Some(file))),
             Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(RotationLock(None)),

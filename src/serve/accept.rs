@@ -245,7 +245,7 @@ async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: Peer, kind: Kind
         FirstLine::Line(line, rest) => {
             let tokens = ctx.tokens();
             let required = ctx.auth_required.load(Ordering::SeqCst);
-            first_line::judge(&line, rest, required, &tokens).map_err(|r| (r, r.to_owned()))
+            first_line::admit(&line, rest, required, &tokens).map_err(|r| (r, r.to_owned()))
         }
         FirstLine::TooLong => Err((
             TOO_LONG,
@@ -257,8 +257,8 @@ async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: Peer, kind: Kind
         }
         FirstLine::TimedOut => Err((TIMED_OUT, TIMED_OUT.to_owned())),
     };
-    let prefix = match verdict {
-        Ok(prefix) => prefix,
+    let admitted = match verdict {
+        Ok(admitted) => admitted,
         Err((reason, detail)) => {
             let delay = note(&ctx, &peer, kind, reason, &detail);
             tokio::time::sleep(delay).await;
@@ -279,7 +279,7 @@ async fn admit<S: Accepted>(ctx: Arc<Ctx>, mut stream: S, peer: Peer, kind: Kind
     drop(ticket);
     let slot = Slot(Arc::clone(&ctx));
     match stream.into_socket() {
-        Ok(socket) => super::session::run(&ctx, socket, prefix, &peer.name, started).await,
+        Ok(socket) => super::session::run(&ctx, socket, admitted, &peer.name, started).await,
         Err(err) => tracing::warn!("connection {}: {err}", peer.name),
     }
     drop(slot);

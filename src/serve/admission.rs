@@ -19,6 +19,11 @@
 //!   good client does not push it out before it is read.
 //!
 //! Drops are counted and logged in one line every [`SUMMARY_EVERY`] (see [`Admission::summary`]).
+//!
+//! The metrics listener holds its connections in an [`Admission::capped`] pool, for their
+//! whole life: a total and a per-address cap, each dropping the oldest connection that has not
+//! yet sent a whole request ([`Admission::mark_spoke`]), else the oldest; no descriptor reserve,
+//! and its drops are not counted among the daemon's shed connections.
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
@@ -73,6 +78,8 @@ pub struct Admission {
     startups: Startups,
     per_addr: usize,
     fd_limit: u64,
+    /// Drops go to the `connections_shed` metric (the daemon's pre-auth pool).
+    counted: bool,
     pool: Mutex<Pool>,
 }
 
@@ -86,16 +93,61 @@ pub struct Ticket {
 impl Admission {
     /// Limits: `startups`, `per_addr` (0: none) and the soft descriptor limit `fd_limit`.
     pub fn new(startups: Startups, per_addr: usize, fd_limit: u64) -> Arc<Admission> {
+        Admission::build(startups, per_addr, fd_limit, true)
+    }
+
+    fn build(startups: Startups, per_addr: usize, fd_limit: u64, counted: bool) -> Arc<Admission> {
         let seed = u64::from(std::process::id()) ^ 0x9e37_79b9_7f4a_7c15;
         Arc::new(Admission {
             startups,
             per_addr,
             fd_limit,
+            counted,
             pool: Mutex::new(Pool {
                 rng: seed | 1,
                 ..Pool::default()
             }),
         })
+    }
+
+    /// A pool of at most `total` connections (at least 1), at most `per_addr` from one address
+    /// (0: no per-address cap): one more drops the oldest (of its address, at the per-address
+    /// cap), the oldest silent one first. No descriptor reserve, no random early drop, and its
+    /// drops are only counted for [`Admission::take_dropped`]. Enter with `fd` 0 and
+    /// `sessions_left` 0.
+    pub fn capped(total: usize, per_addr: usize) -> Arc<Admission> {
+        let total = total.max(1);
+        let startups = Startups {
+            start: total,
+            rate: 100,
+            full: total,
+        };
+        Admission::build(startups, per_addr, u64::MAX, false)
+    }
+
+    /// The connection of ticket `id` has sent bytes (a whole request): from now on it is
+    /// dropped only when no silent connection is left to drop.
+    pub fn mark_spoke(&self, id: u64) {
+        if let Some(held) = self.pool().held.get_mut(&id) {
+            held.spoke = true;
+        }
+    }
+
+    /// Connections dropped at the per-address and the total cap since the last call.
+    pub fn take_dropped(&self) -> u64 {
+        let mut pool = self.pool();
+        let dropped = pool.shed[1] + pool.shed[2];
+        pool.shed[1] = 0;
+        pool.shed[2] = 0;
+        pool.top.clear();
+        dropped
+    }
+
+    /// Counts a drop for the `connections_shed` metric (the daemon's pool only).
+    fn record(&self, reason: &'static str) {
+        if self.counted {
+            crate::metrics::record::connection_shed(reason);
+        }
     }
 
     fn pool(&self) -> std::sync::MutexGuard<'_, Pool> {
@@ -132,7 +184,7 @@ impl Admission {
         let mut pool = self.pool();
         if fd.saturating_add(Admission::reserve(sessions_left)) >= self.fd_limit {
             pool.shed[0] += 1;
-            crate::metrics::record::connection_shed("fd-reserve");
+            self.record("fd-reserve");
             return Err(Shed::FdReserve);
         }
         if let Some(ip) = addr
@@ -143,7 +195,7 @@ impl Admission {
                 evict(&mut pool, id);
             }
             pool.shed[1] += 1;
-            crate::metrics::record::connection_shed("per-addr");
+            self.record("per-addr");
             *pool.top.entry(ip).or_insert(0) += 1;
         }
         let held = pool.held.len();
@@ -153,7 +205,7 @@ impl Admission {
         {
             evict(&mut pool, id);
             pool.shed[2] += 1;
-            crate::metrics::record::connection_shed("max-startups");
+            self.record("max-startups");
         }
         pool.next += 1;
         let id = pool.next;
@@ -201,7 +253,7 @@ impl Admission {
     /// Counts a failed `accept` (e.g. out of descriptors), for the summary.
     pub fn accept_failed(&self) {
         self.pool().shed[3] += 1;
-        crate::metrics::record::connection_shed("accept-failed");
+        self.record("accept-failed");
     }
 
     /// The line summing up what was shed since the last call, or `None` when nothing was.
@@ -284,6 +336,7 @@ impl Drop for Ticket {
 }
 
 /// Raises the soft `RLIMIT_NOFILE` to the hard limit; the (old, new) soft limits.
+#[cfg(unix)]
 pub fn raise_fd_limit() -> (u64, u64) {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
@@ -308,63 +361,5 @@ pub fn raise_fd_limit() -> (u64, u64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn startups(text: &str) -> Startups {
-        text.parse().unwrap()
-    }
-
-    #[test]
-    fn the_last_descriptors_are_kept_for_sessions() {
-        let admission = Admission::new(startups("100"), 0, 1024);
-        let reserve = Admission::reserve(4);
-        assert!(admission.enter(None, 1023 - reserve, 4, false).is_ok());
-        assert_eq!(
-            admission.enter(None, 1024 - reserve, 4, false).unwrap_err(),
-            Shed::FdReserve
-        );
-    }
-
-    #[test]
-    fn a_client_that_spoke_outlives_older_silent_ones() {
-        let admission = Admission::new(startups("2"), 0, 1 << 20);
-        let _silent = admission.enter(None, 1, 1, false).unwrap();
-        let spoke = admission.enter(None, 2, 1, true).unwrap();
-        let _c = admission.enter(None, 3, 1, false).unwrap();
-        let _d = admission.enter(None, 4, 1, false).unwrap();
-        let held: Vec<u64> = admission.pool().held.keys().copied().collect();
-        assert_eq!(held, vec![spoke.id(), 4]);
-    }
-
-    #[test]
-    fn one_address_holds_at_most_its_cap_and_loses_its_oldest() {
-        let admission = Admission::new(startups("100"), 2, 1 << 20);
-        let ip: IpAddr = "127.0.0.2".parse().unwrap();
-        let other = admission
-            .enter(Some("127.0.0.1".parse().unwrap()), 9, 1, false)
-            .unwrap();
-        let a = admission.enter(Some(ip), 10, 1, false).unwrap();
-        let b = admission.enter(Some(ip), 11, 1, false).unwrap();
-        let c = admission.enter(Some(ip), 12, 1, false).unwrap();
-        let held: Vec<u64> = admission.pool().held.keys().copied().collect();
-        assert_eq!(held, vec![other.id(), b.id(), c.id()]);
-        drop(a);
-        assert_eq!(admission.held(), 3);
-    }
-
-    #[test]
-    fn a_full_pool_drops_its_oldest_and_takes_the_newcomer() {
-        let admission = Admission::new(startups("3"), 0, 1 << 20);
-        let tickets: Vec<Ticket> = (0..10)
-            .map(|i| admission.enter(None, i, 1, false).unwrap())
-            .collect();
-        assert_eq!(admission.held(), 3);
-        let held: Vec<u64> = admission.pool().held.keys().copied().collect();
-        assert_eq!(held, vec![8, 9, 10]);
-        drop(tickets);
-        assert_eq!(admission.held(), 0);
-        assert!(admission.summary().unwrap().contains("7 at max_startups"));
-        assert_eq!(admission.summary(), None);
-    }
-}
+#[path = "admission_tests.rs"]
+mod tests;

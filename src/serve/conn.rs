@@ -29,8 +29,15 @@ pub const AUTH_TIMEOUT: Duration = Duration::from_secs(10);
 /// unless it comes first, and then it only asks for beats).
 pub const HEARTBEAT_MARK: &[u8] = b"\0fenguard heartbeat ";
 
-/// How often a blocked read wakes up to look at the idle timeout and the daemon's shutdown.
+/// How often a blocked read wakes up to look at the idle timeout, the daemon's shutdown and a
+/// revoked token.
 const POLL: Duration = Duration::from_millis(250);
+
+/// What the client of a session whose token was revoked gets, before its connection closes.
+pub const REVOKED: &[u8] = b"info string fenguard: access revoked; session ending\n";
+
+/// Longest the [`REVOKED`] notice waits for a line in progress to end.
+const NOTICE_PATIENCE: Duration = Duration::from_secs(1);
 
 /// Why the first line was not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,20 +200,43 @@ pub struct ConnState {
     closing: AtomicBool,
     /// The connection was closed for being idle.
     pub idled: AtomicBool,
+    /// The SHA-256 hash of the token that opened the session; `None` without tokens.
+    token: Option<[u8; 32]>,
+    /// Its token was revoked (a SIGHUP reload dropped it): the session ends.
+    revoked: AtomicBool,
     /// The writes to the connection, shared with its heartbeat.
     gate: Arc<Gate>,
 }
 
 impl ConnState {
-    /// A new connection, active now.
-    pub fn new() -> Arc<ConnState> {
+    /// A new connection, active now, opened by the token of hash `token` (`None`: no tokens
+    /// are configured).
+    pub fn new(token: Option<[u8; 32]>) -> Arc<ConnState> {
         Arc::new(ConnState {
             start: Instant::now(),
             last: AtomicU64::new(0),
             closing: AtomicBool::new(false),
             idled: AtomicBool::new(false),
+            token,
+            revoked: AtomicBool::new(false),
             gate: Arc::new(Gate::default()),
         })
+    }
+
+    /// The hash of the token that opened the session, if any.
+    pub fn token(&self) -> Option<&[u8; 32]> {
+        self.token.as_ref()
+    }
+
+    /// Its token was revoked: within [`POLL`] the reader writes [`REVOKED`] to the client,
+    /// closes the connection's output and ends the session's input, as a disconnect does.
+    pub fn revoke(&self) {
+        self.revoked.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`ConnState::revoke`] was called.
+    pub fn revoked(&self) -> bool {
+        self.revoked.load(Ordering::SeqCst)
     }
 
     fn touch(&self) {
@@ -235,6 +265,7 @@ pub struct ConnReader {
     state: Arc<ConnState>,
     idle: Option<Duration>,
     quit_given: bool,
+    revoke_told: bool,
 }
 
 impl ConnReader {
@@ -268,6 +299,7 @@ impl ConnReader {
             state,
             idle,
             quit_given: false,
+            revoke_told: false,
         })
     }
 }
@@ -275,6 +307,18 @@ impl ConnReader {
 impl Read for ConnReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         loop {
+            if self.state.revoked() {
+                if !self.revoke_told {
+                    self.revoke_told = true;
+                    let _ = self
+                        .state
+                        .gate
+                        .write_line(&mut self.socket, REVOKED, NOTICE_PATIENCE);
+                    // Nothing more reaches the client; the session ends as after a disconnect.
+                    self.socket.shutdown(Shutdown::Write);
+                }
+                return Ok(0);
+            }
             if self.state.closing.load(Ordering::SeqCst) {
                 if self.quit_given || buf.len() < 5 {
                     return Ok(0);
@@ -338,47 +382,5 @@ impl Write for ConnWriter {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn first_line(input: &'static [u8]) -> FirstLine {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let mut input = input;
-            read_first_line(&mut input).await
-        })
-    }
-
-    #[test]
-    fn first_line_keeps_the_bytes_after_it() {
-        assert_eq!(
-            first_line(b"auth abc\r\nuci\nisready\n"),
-            FirstLine::Line(b"auth abc".to_vec(), b"uci\nisready\n".to_vec())
-        );
-    }
-
-    #[test]
-    fn endless_first_line_is_too_long() {
-        let long: &'static [u8] = Box::leak(vec![b'x'; 100_000].into_boxed_slice());
-        assert_eq!(first_line(long), FirstLine::TooLong);
-    }
-
-    #[test]
-    fn heartbeat_offer_moves_in_front_of_the_bytes_after_the_auth_line() {
-        assert_eq!(
-            first_line(b"auth abc heartbeat=5000\nuci\n"),
-            FirstLine::Line(
-                b"auth abc".to_vec(),
-                b"\0fenguard heartbeat 5000\nuci\n".to_vec()
-            )
-        );
-    }
-
-    #[test]
-    fn closed_before_a_line_end() {
-        assert_eq!(first_line(b"auth"), FirstLine::Closed);
-    }
-}
+#[path = "conn_tests.rs"]
+mod tests;

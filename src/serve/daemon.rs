@@ -2,7 +2,7 @@
 //! shutdown. Accepting and admitting connections is [`accept`](super::accept).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -101,7 +101,9 @@ fn setup(args: ServeArgs) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot read tokens file {}: {e}", path.display()))?,
         None => Tokens::default(),
     };
-    let loose = tokens_path.as_deref().and_then(loose_permissions);
+    let loose = tokens_path
+        .as_deref()
+        .and_then(crate::token::loose_permissions);
     for addr in &addrs {
         if tokens.is_empty() && !addr.is_local() {
             return Err(format!(
@@ -308,7 +310,7 @@ fn reload(ctx: &Ctx) {
             return;
         }
     };
-    if let Some(warning) = loose_permissions(path) {
+    if let Some(warning) = crate::token::loose_permissions(path) {
         tracing::warn!("{warning}");
     }
     let count = tokens.len();
@@ -324,22 +326,42 @@ fn reload(ctx: &Ctx) {
             path.display()
         );
     }
-    *ctx.tokens.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(tokens);
+    let before = std::mem::replace(
+        &mut *ctx.tokens.write().unwrap_or_else(PoisonError::into_inner),
+        Arc::new(tokens),
+    );
+    let ended = revoke_sessions(ctx, &before);
     tracing::info!(
-        "SIGHUP: reloaded {count} tokens from {} (open sessions go on)",
+        "SIGHUP: reloaded {count} tokens from {} ({ended} open sessions of revoked tokens ending, the others go on)",
         path.display()
     );
 }
 
-/// A warning when the tokens file is readable by its group or others.
-fn loose_permissions(path: &Path) -> Option<String> {
-    use std::os::unix::fs::PermissionsExt as _;
-    let mode = std::fs::metadata(path).ok()?.permissions().mode();
-    (mode & 0o044 != 0).then(|| {
-        format!(
-            "tokens file {} is readable by group or others (mode {:o}): `chmod 600` it",
-            path.display(),
-            mode & 0o777
-        )
-    })
+/// Ends the open sessions whose token is no longer accepted (each gets
+/// [`REVOKED`](super::conn::REVOKED) and ends as a disconnect does); `before` names the tokens
+/// for the log. Sessions without a token (none configured) go on. How many were ended.
+fn revoke_sessions(ctx: &Ctx, before: &Tokens) -> usize {
+    let now = ctx.tokens();
+    let mut ended: HashMap<[u8; 32], usize> = HashMap::new();
+    for state in ctx
+        .open
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .values()
+    {
+        if let Some(hash) = state.token()
+            && !now.holds(hash)
+            && !state.revoked()
+        {
+            state.revoke();
+            *ended.entry(*hash).or_insert(0) += 1;
+        }
+    }
+    for (hash, n) in &ended {
+        let entry = before.entry(hash);
+        let label = entry.and_then(|e| e.label.as_deref()).unwrap_or("-");
+        let prefix = &crate::token::hex(hash)[..12];
+        tracing::warn!("SIGHUP: token {label} {prefix} revoked: ending its {n} open sessions");
+    }
+    ended.values().sum()
 }

@@ -49,6 +49,16 @@ pub fn words(line: &[u8]) -> impl Iterator<Item = &[u8]> {
     line.split(|&b| is_c_space(b)).filter(|w| !w.is_empty())
 }
 
+/// An admitted first line: what the session starts with and the token that opened it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Admitted {
+    /// The bytes the session starts with (what followed the `auth` line, or the UCI line and
+    /// what followed it).
+    pub prefix: Vec<u8>,
+    /// The SHA-256 hash of the token the client sent; `None` when no tokens are required.
+    pub token: Option<[u8; 32]>,
+}
+
 /// The bytes the session starts with (what followed the `auth` line, or the UCI line and what
 /// followed it), or the refusal reason. `auth_required`: tokens are configured (then `tokens`
 /// may be empty after a reload that removed them all: every token is wrong).
@@ -61,12 +71,30 @@ pub fn judge(
     auth_required: bool,
     tokens: &Tokens,
 ) -> Result<Vec<u8>, &'static str> {
+    admit(line, rest, auth_required, tokens).map(|admitted| admitted.prefix)
+}
+
+/// [`judge`], with the hash of the token that was accepted (the daemon ends the session when a
+/// reload drops that token).
+///
+/// # Errors
+/// [`MISSING_TOKEN`], [`WRONG_TOKEN`] or [`NOT_UCI`].
+pub fn admit(
+    line: &[u8],
+    rest: Vec<u8>,
+    auth_required: bool,
+    tokens: &Tokens,
+) -> Result<Admitted, &'static str> {
+    let tokenless = |prefix| Admitted {
+        prefix,
+        token: None,
+    };
     let mut words = words(line);
     let first = words.next();
     let is_auth = first == Some(b"auth".as_slice());
     if !auth_required {
         if is_auth {
-            return Ok(rest);
+            return Ok(tokenless(rest));
         }
         if !first.is_some_and(|w| UCI_COMMANDS.contains(&w)) {
             return Err(NOT_UCI);
@@ -74,15 +102,19 @@ pub fn judge(
         let mut prefix = line.to_vec();
         prefix.push(b'\n');
         prefix.extend_from_slice(&rest);
-        return Ok(prefix);
+        return Ok(tokenless(prefix));
     }
     if !is_auth {
         return Err(MISSING_TOKEN);
     }
     let token = words.next().and_then(|t| std::str::from_utf8(t).ok());
-    match token {
-        Some(token) if words.next().is_none() && tokens.accepts(token) => Ok(rest),
-        Some(_) => Err(WRONG_TOKEN),
+    let last = words.next().is_none();
+    match token.map(|token| tokens.find(token).filter(|_| last)) {
+        Some(Some(hash)) => Ok(Admitted {
+            prefix: rest,
+            token: Some(hash),
+        }),
+        Some(None) => Err(WRONG_TOKEN),
         None => Err(MISSING_TOKEN),
     }
 }
@@ -136,6 +168,18 @@ mod tests {
             judge(b"\tposition startpos", Vec::new(), false, &none),
             Ok(b"\tposition startpos\n".to_vec())
         );
+    }
+
+    #[test]
+    fn an_admitted_session_knows_the_hash_of_its_token() {
+        let tokens = Tokens::from_text(&format!("{}\n{}\n", hash_hex("a"), hash_hex("b")));
+        let admitted = admit(b"auth b", Vec::new(), true, &tokens).unwrap();
+        assert_eq!(
+            admitted.token.map(|h| crate::token::hex(&h)),
+            Some(hash_hex("b"))
+        );
+        let tokenless = admit(b"uci", Vec::new(), false, &Tokens::default()).unwrap();
+        assert_eq!(tokenless.token, None);
     }
 
     #[test]

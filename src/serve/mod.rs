@@ -21,12 +21,13 @@
 //! dies (also on SIGKILL). A client's end of input is the session's: the engine gets its
 //! input closed and at most 500 ms (`engine.quit_grace_ms` if lower) before it is killed.
 //! SIGTERM or SIGINT: stop accepting, `quit` to every engine (through each session), kill
-//! what is left after the grace, exit 0. SIGHUP reloads the tokens file; open sessions go on.
+//! what is left after the grace, exit 0. SIGHUP reloads the tokens file: the open sessions of a
+//! token no longer in it get `info string fenguard: access revoked; session ending` and end as
+//! after a disconnect; the others (and sessions without a token) go on.
 
 #[cfg(unix)]
 mod accept;
 pub mod addr;
-#[cfg(unix)]
 pub mod admission;
 pub mod caps;
 pub mod config;

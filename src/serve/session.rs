@@ -12,20 +12,23 @@ use tracing::Instrument as _;
 
 use super::conn::{ConnReader, ConnState, ConnWriter, Socket};
 use super::daemon::{Ctx, LINGER};
+use super::first_line::Admitted;
 use crate::logging::session_id;
 use crate::poslog::PositionLog;
 use crate::proxy::relay::Relay;
 use crate::proxy::spec::SessionSpec;
 use crate::session::{EngineExit, Guard};
 
-/// Runs one session on an admitted connection.
+/// Runs one session on an admitted connection; it ends early when a reload revokes its
+/// token ([`ConnState::revoke`]).
 pub(super) async fn run(
     ctx: &Arc<Ctx>,
     socket: Socket,
-    prefix: Vec<u8>,
+    admitted: Admitted,
     peer: &str,
     started: Instant,
 ) {
+    let Admitted { prefix, token } = admitted;
     let id = ctx.next_id.fetch_add(1, Ordering::SeqCst);
     let sid = format!("{}-{id}", session_id());
     let handles = socket
@@ -57,7 +60,7 @@ pub(super) async fn run(
         }
     };
     let _active = crate::metrics::record::session_started();
-    let state = ConnState::new();
+    let state = ConnState::new(token);
     let idle = Some(config.serve.idle_timeout_ms)
         .filter(|&ms| ms > 0)
         .map(Duration::from_millis);
@@ -70,6 +73,10 @@ pub(super) async fn run(
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .insert(id, Arc::clone(&state));
+    // A reload between the first line and here did not see this session: look again.
+    if token.is_some_and(|hash| !ctx.tokens().holds(&hash)) {
+        state.revoke();
+    }
     tracing::info!(
         "connection {peer}: session {sid} started (engine pid {:?})",
         relay.engine_pid()
@@ -85,7 +92,9 @@ pub(super) async fn run(
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .remove(&id);
-    let idled = if state.idled.load(Ordering::SeqCst) {
+    let idled = if state.revoked() {
+        ", token revoked"
+    } else if state.idled.load(Ordering::SeqCst) {
         ", closed idle"
     } else {
         ""

@@ -6,6 +6,13 @@
 //! LABEL, else the one whose hash starts with PREFIX (at least 4 hex digits), and refuses a
 //! prefix that matches more than one. The file is rewritten whole (a temporary file renamed
 //! over it, mode 0600); a running daemon picks the change up at SIGHUP.
+//!
+//! Modes (Unix): the file is created 0600. `new` on an existing file that group or others may
+//! read or write tightens it to 0600 first (noted on stderr), and refuses (exit 2, naming the
+//! file and its mode) when it cannot: not its owner, a read-only file system. `revoke`
+//! rewrites the file 0600 with its owner and group kept where the system lets it (a loose mode
+//! is noted on stderr as dropped). `list` only reads: it
+//! warns on stderr about a loose mode and lists as usual.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -112,6 +119,7 @@ fn new_into(path: &Path, label: Option<&str>) -> Result<String, String> {
             }
         }
     }
+    tighten(path)?;
     let token = new_token().map_err(|e| format!("no random source: {e}"))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
@@ -133,7 +141,42 @@ fn new_into(path: &Path, label: Option<&str>) -> Result<String, String> {
     Ok(token)
 }
 
+/// Makes an existing tokens file that group or others may read or write 0600 (saying so on
+/// stderr); nothing for a missing or tight one.
+///
+/// # Errors
+/// When it is loose and its mode cannot be changed, naming the file, its mode and why.
+fn tighten(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Ok(());
+        };
+        let mode = meta.permissions().mode() & 0o777;
+        let Some(what) = super::loose_mode(mode) else {
+            return Ok(());
+        };
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(|e| {
+            format!(
+                "tokens file {} is {what} (mode {mode:o}) and cannot be made 0600: {e}; `chmod 600` it or pass another --tokens-file",
+                path.display()
+            )
+        })?;
+        eprintln!(
+            "fenguard: tokens file {} was {what} (mode {mode:o}): made 0600",
+            path.display()
+        );
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 fn list(path: &Path) -> Result<(), String> {
+    if let Some(warning) = super::loose_permissions(path) {
+        eprintln!("fenguard: warning: {warning} (`fenguard token new` makes it 0600)");
+    }
     let text = read(path)?;
     let mut out = String::new();
     for entry in text.lines().filter_map(parse_line) {
@@ -186,7 +229,14 @@ fn revoke(path: &Path, which: &str) -> Result<(), String> {
             kept.push('\n');
         }
     }
+    let loose = super::loose_permissions(path);
     rewrite(path, &kept)?;
+    if loose.is_some() {
+        eprintln!(
+            "fenguard: tokens file {} was readable or writable by group or others: rewritten 0600",
+            path.display()
+        );
+    }
     if let Some(entry) = parse_line(lines[index]) {
         let prefix = &entry.hash_hex()[..PREFIX_LEN];
         let label = entry.label.as_deref().unwrap_or("-");
@@ -213,9 +263,27 @@ fn rewrite(path: &Path, text: &str) -> Result<(), String> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let fail = |e: std::io::Error| format!("cannot rewrite tokens file {}: {e}", path.display());
+    // A leftover temporary file would keep its own mode.
+    let _ = std::fs::remove_file(&tmp);
     let mut file = options.open(&tmp).map_err(fail)?;
+    keep_owner(path, &file);
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
         .map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
+}
+
+/// Gives `file` (the new tokens file) the owner and group of the one at `path`, where the
+/// system lets it (root running `token revoke` on a file the daemon's user owns): the daemon
+/// must still read the file at its next SIGHUP, or it keeps the revoked token.
+fn keep_owner(path: &Path, file: &std::fs::File) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        if let Ok(old) = std::fs::metadata(path) {
+            let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, file);
 }

@@ -14,6 +14,8 @@ mod serve_deadpeer;
 mod serve_hostile;
 mod serve_lifecycle;
 mod serve_metrics;
+mod serve_metrics_flood;
+mod serve_modes;
 mod serve_quit;
 mod serve_rtt;
 mod serve_sessions;

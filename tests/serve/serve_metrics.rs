@@ -27,7 +27,7 @@ fn no_tokens(dir: &Path, extra: &str) -> String {
 }
 
 /// One HTTP/1.0 request; the status code, the headers and the body.
-fn request(port: u16, method: &str, path: &str) -> (u16, String, String) {
+pub(crate) fn request(port: u16, method: &str, path: &str) -> (u16, String, String) {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream.set_read_timeout(Some(PATIENCE)).unwrap();
     write!(
@@ -40,7 +40,7 @@ fn request(port: u16, method: &str, path: &str) -> (u16, String, String) {
     parse_response(&response)
 }
 
-fn parse_response(response: &str) -> (u16, String, String) {
+pub(crate) fn parse_response(response: &str) -> (u16, String, String) {
     let (head, body) = response
         .split_once("\r\n\r\n")
         .unwrap_or_else(|| panic!("not an HTTP response: {response:?}"));
@@ -89,7 +89,7 @@ fn wait_value(port: u16, series: &str, want: impl Fn(f64) -> bool) -> f64 {
 }
 
 /// Waits until `/health` answers 200 `ok` (the daemon says so once every listener is up).
-fn wait_healthy(port: u16) {
+pub(crate) fn wait_healthy(port: u16) {
     let start = Instant::now();
     loop {
         let (status, _, body) = request(port, "GET", "/health");
@@ -105,7 +105,7 @@ fn wait_healthy(port: u16) {
 }
 
 /// The metrics port the daemon printed (`metrics listening on SCHEME://HOST:PORT`).
-fn printed_port(daemon: &Daemon) -> u16 {
+pub(crate) fn printed_port(daemon: &Daemon) -> u16 {
     let start = Instant::now();
     loop {
         let stderr = daemon.stderr();

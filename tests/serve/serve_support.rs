@@ -80,11 +80,15 @@ impl Daemon {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
-        if let Some(n) = nofile {
+        {
             use std::os::unix::process::CommandExt as _;
-            // SAFETY: setrlimit is async-signal-safe; the struct lives on this stack.
+            // SAFETY: umask and setrlimit are async-signal-safe; the struct lives on this stack.
             unsafe {
                 command.pre_exec(move || {
+                    // The usual umask, whatever the test runner's: the modes the daemon
+                    // creates its files with are its own.
+                    libc::umask(0o022);
+                    let Some(n) = nofile else { return Ok(()) };
                     let limit = libc::rlimit {
                         rlim_cur: n,
                         rlim_max: n,

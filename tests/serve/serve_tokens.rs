@@ -88,30 +88,71 @@ fn a_configured_tokens_file_that_is_missing_stops_the_daemon_with_exit_2() {
     );
 }
 
-#[test]
-fn sighup_reloads_the_tokens_and_open_sessions_go_on() {
-    let dir = test_dir("sighup");
-    let mut daemon = Daemon::start(&dir, &tokens_config(&dir, &[A, B]), "127.0.0.1:{port}", &[]);
-    let mut open = daemon.client();
-    open.send(&format!("auth {A}\n"));
-    open.handshake();
-    std::fs::write(dir.join("tokens"), format!("{}\n", hash_hex(B))).unwrap();
-    daemon.signal("HUP");
-    daemon.wait_log("SIGHUP: reloaded 1 tokens");
-    assert_eq!(daemon.wait_exit(Duration::from_millis(200)), None);
-    let mut removed = daemon.client();
-    removed.send(&format!("auth {A}\n"));
-    assert_eq!(
-        removed.rest(),
-        "info string fenguard: refused: wrong token\n"
+/// A new token labelled `label` in `file`, through `fenguard token new`.
+fn new_token(file: &Path, label: &str) -> String {
+    let out = token(&["new", "--label", label], file);
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// The engine pid of the session of `client`, from the daemon's `session ... started` line.
+fn engine_of(daemon: &Daemon, client: &Client) -> u32 {
+    let peer = format!(
+        "connection {}: session",
+        client.stream.local_addr().unwrap()
     );
+    daemon.wait_log(&peer);
+    let log = daemon.log();
+    let line = log.lines().find(|l| l.contains(&peer)).unwrap();
+    let pid = line.split("engine pid Some(").nth(1).unwrap();
+    pid.split(')').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn sighup_ends_the_open_sessions_of_a_revoked_token_and_only_those() {
+    let dir = test_dir("sighup");
+    let file = dir.join("tokens");
+    let (alice, bob) = (new_token(&file, "alice"), new_token(&file, "bob"));
+    let config = format!("[serve]\ntokens_file = \"{}\"\n", file.display());
+    let mut daemon = Daemon::start(&dir, &config, "127.0.0.1:{port}", &[]);
+    let mut revoked = daemon.client();
+    revoked.send(&format!("auth {alice}\n"));
+    revoked.handshake();
     let mut kept = daemon.client();
-    kept.send(&format!("auth {B}\n"));
+    kept.send(&format!("auth {bob}\n"));
     kept.handshake();
-    open.send("isready\n");
-    open.until(|l| l == "readyok");
+    let (alice_engine, bob_engine) = (engine_of(&daemon, &revoked), engine_of(&daemon, &kept));
+    assert!(token(&["revoke", "alice"], &file).status.success());
+    daemon.signal("HUP");
+    revoked.until(|l| l == "info string fenguard: access revoked; session ending");
+    assert_eq!(revoked.rest(), "", "nothing after the notice, then the end");
+    wait_gone(&[alice_engine], PATIENCE);
+    daemon.wait_log("SIGHUP: reloaded 1 tokens");
+    daemon.wait_log("SIGHUP: token alice ");
+    daemon.wait_log(", token revoked");
+    let mut again = daemon.client();
+    again.send(&format!("auth {alice}\n"));
+    assert_eq!(again.rest(), "info string fenguard: refused: wrong token\n");
+    kept.send("isready\n");
+    kept.until(|l| l == "readyok");
+    assert!(alive(bob_engine));
+    assert_eq!(daemon.wait_exit(Duration::ZERO), None);
     daemon.signal("TERM");
     assert_eq!(daemon.wait_exit(PATIENCE), Some(Some(0)));
+}
+
+#[test]
+fn sighup_leaves_tokenless_sessions_alone_even_when_tokens_appear() {
+    let dir = test_dir("sighup-tokenless");
+    let daemon = Daemon::start(&dir, &tokens_config(&dir, &[]), "127.0.0.1:{port}", &[]);
+    let mut open = daemon.client();
+    open.handshake();
+    std::fs::write(dir.join("tokens"), format!("{}\n", hash_hex(A))).unwrap();
+    daemon.signal("HUP");
+    daemon.wait_log("SIGHUP: reloaded 1 tokens");
+    open.send("isready\n");
+    open.until(|l| l == "readyok");
+    assert!(!daemon.log().contains("revoked:"), "{}", daemon.log());
 }
 
 #[test]
