@@ -13,3 +13,4 @@ mod provide_engines;
 mod provide_hangs;
 mod provide_jobs;
 mod provide_scale;
+mod provide_sessions;
