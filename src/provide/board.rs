@@ -1,8 +1,8 @@
 //! The process's workers as the poll threads see them, and where a job one of them acquired
 //! goes (issue 30: several processes share one queue at the broker).
 //!
-//! A worker polls only while it is free (no job running, none handed to it), so a process
-//! with every worker busy takes no job: the broker keeps it for a free worker of any process
+//! A worker polls only while it is free (no job running, none handed to it), and one at a
+//! time ([`Board::turn`]), so a process with every worker busy takes no job: the broker keeps it for a free worker of any process
 //! sharing the secret, and no job waits behind a search that may run for ever (`infinite`).
 //! A job is placed by [`Board::place`]:
 //! - on the busy worker whose newest job is of the same analysis session (`sessionId`): the
@@ -112,12 +112,24 @@ pub struct Placed {
 #[derive(Debug)]
 pub struct Board {
     slots: Vec<Slot>,
+    /// Held by the one poll thread whose long poll is out: jobs are placed in the order the
+    /// broker handed them out (a session's older job is never queued behind its newer one).
+    turn: Mutex<()>,
 }
 
 impl Board {
     /// The board of `slots` (worker `i` is `slots[i]`).
     pub fn new(slots: Vec<Slot>) -> Board {
-        Board { slots }
+        Board {
+            slots,
+            turn: Mutex::new(()),
+        }
+    }
+
+    /// The process's turn to poll, held through a long poll and the placing of its job (one
+    /// long poll out at a time, as lichess's example provider).
+    pub fn turn(&self) -> MutexGuard<'_, ()> {
+        self.turn.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The workers.

@@ -395,8 +395,9 @@ impl JobStream<'_> {
     fn note_superseded(&mut self) {
         if !self.superseded {
             self.superseded = true;
-            self.pending
-                .extend_from_slice(b"info string fenguard: superseded by a newer job of this session\n");
+            self.pending.extend_from_slice(
+                b"info string fenguard: superseded by a newer job of this session\n",
+            );
         }
     }
 

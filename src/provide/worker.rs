@@ -213,11 +213,18 @@ impl Worker {
                         .unwrap_or_else(PoisonError::into_inner);
                 }
             }
+            // One long poll out at a time: the free workers take turns (none can become busy
+            // while it waits: jobs are handed over only to busy workers).
+            let mut turn = Some(self.board.turn());
             if shared.shutdown.load(Ordering::SeqCst) {
                 return;
             }
             let attempt = Instant::now();
-            match self.lichess.acquire(&self.secret) {
+            let acquired = self.lichess.acquire(&self.secret);
+            if !matches!(acquired, Ok(Some(_))) {
+                turn = None;
+            }
+            match acquired {
                 Ok(found) => {
                     backoff = Duration::from_secs(1);
                     if failing_since.take().is_some() {
@@ -227,7 +234,9 @@ impl Worker {
                     let Some(job) = found else { continue };
                     let acquired = Instant::now();
                     let (id, session) = (job.id.clone(), job.work.session_id.clone());
-                    match self.board.place(self.index, Box::new(job), acquired) {
+                    let placed = self.board.place(self.index, Box::new(job), acquired);
+                    drop(turn.take());
+                    match placed {
                         Ok(placed) if placed.superseding => tracing::info!(
                             "worker {}: job {id} of session {session:?} supersedes worker {}'s job",
                             self.maker.sid,
