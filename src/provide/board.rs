@@ -196,3 +196,139 @@ fn hand(slot: &Slot, busy: &mut Busy, job: Box<Job>, acquired: Instant) -> Resul
     slot.shared.changed.notify_all();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provide::work::{Search, Work};
+    use std::sync::mpsc::{Receiver, channel};
+
+    fn job(id: &str, session: &str) -> Box<Job> {
+        Box::new(Job {
+            id: id.to_owned(),
+            work: Work {
+                session_id: session.to_owned(),
+                threads: 1,
+                hash: 16,
+                search: Search::Depth(10),
+                multi_pv: 1,
+                variant: "chess".to_owned(),
+                initial_fen: "8/8/8/8/8/8/8/K6k w - - 0 1".to_owned(),
+                moves: Vec::new(),
+            },
+        })
+    }
+
+    fn board(n: usize) -> (Board, Vec<Receiver<EventHandle>>) {
+        let (slots, receivers) = (0..n)
+            .map(|_| {
+                let (events, receiver) = channel();
+                let shared = Arc::new(Shared::default());
+                (Slot { shared, events }, receiver)
+            })
+            .unzip();
+        (Board::new(slots), receivers)
+    }
+
+    /// The ids of the jobs queued on a worker, in order.
+    fn queued(receiver: &Receiver<EventHandle>) -> Vec<String> {
+        receiver
+            .try_iter()
+            .filter_map(|EventHandle(e)| match e {
+                Event::Job(job, _, _) => Some(job.id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_job_goes_to_the_busy_worker_of_its_session_else_to_the_free_one_that_took_it() {
+        let (board, receivers) = board(3);
+        let now = Instant::now();
+        let first = board.place(0, job("a1", "A"), now).unwrap();
+        assert_eq!(
+            first,
+            Placed {
+                worker: 0,
+                superseding: false
+            }
+        );
+        // Worker 0 is busy with A: B's job stays with worker 1, A's next goes to worker 0.
+        let other = board.place(1, job("b1", "B"), now).unwrap();
+        assert_eq!(
+            other,
+            Placed {
+                worker: 1,
+                superseding: false
+            }
+        );
+        let next = board.place(2, job("a2", "A"), now).unwrap();
+        assert_eq!(
+            next,
+            Placed {
+                worker: 0,
+                superseding: true
+            }
+        );
+        assert_eq!(board.slots()[0].shared.acquired.load(Ordering::SeqCst), 2);
+        assert_eq!(board.slots()[1].shared.acquired.load(Ordering::SeqCst), 1);
+        assert_eq!(queued(&receivers[0]), ["a1", "a2"]);
+        assert_eq!(queued(&receivers[1]), ["b1"]);
+        assert!(queued(&receivers[2]).is_empty());
+    }
+
+    #[test]
+    fn a_free_worker_of_the_same_session_is_not_handed_jobs() {
+        let (board, receivers) = board(2);
+        let now = Instant::now();
+        board.place(0, job("a1", "A"), now).unwrap();
+        // Worker 0 started and finished a1: free, its session no longer counts.
+        {
+            let mut busy = board.slots()[0].shared.lock();
+            busy.queued = 0;
+        }
+        let next = board.place(1, job("a2", "A"), now).unwrap();
+        assert_eq!(
+            next,
+            Placed {
+                worker: 1,
+                superseding: false
+            }
+        );
+        assert_eq!(queued(&receivers[1]), ["a2"]);
+    }
+
+    #[test]
+    fn a_running_job_with_analysis_is_stopped_when_superseded() {
+        let (board, _receivers) = board(2);
+        let (reader, writer) = std::io::pipe().unwrap();
+        board.place(0, job("a1", "A"), Instant::now()).unwrap();
+        {
+            let mut busy = board.slots()[0].shared.lock();
+            busy.queued = 0;
+            busy.running = Some(Arc::new(Mutex::new(Some(writer))));
+        }
+        // No scored info yet: not stopped by the board (the job stops itself after one).
+        board.place(1, job("a2", "A"), Instant::now()).unwrap();
+        board.slots()[0]
+            .shared
+            .informed
+            .store(true, Ordering::SeqCst);
+        board.place(1, job("a3", "A"), Instant::now()).unwrap();
+        board.slots()[0].shared.lock().running = None;
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut { reader }, &mut text).unwrap();
+        assert_eq!(text, "stop\n");
+    }
+
+    #[test]
+    fn a_job_taken_while_the_process_ends_comes_back_to_be_answered() {
+        let (board, _receivers) = board(1);
+        let (events, _receiver) = channel();
+        board.slots()[0].shared.shut_down(&events);
+        assert_eq!(
+            board.place(0, job("x", "A"), Instant::now()),
+            Err("x".to_owned())
+        );
+    }
+}
