@@ -178,6 +178,54 @@ fn a_new_job_of_the_same_session_stops_its_running_search_on_the_same_worker() {
 }
 
 #[test]
+fn jobs_of_one_session_sent_at_once_are_each_searched_and_answered_in_order() {
+    // The user steps on twice before the first job's search began: the second job is handed
+    // to the first one's worker while that one is set up, the third while the second still
+    // waits. Each is searched up to analysis and ends with the engine's move, one by one.
+    let Some(mut setup) = stockfish_setup("provide_session_burst") else {
+        return;
+    };
+    setup.provider = "workers = 2";
+    let mock = Mock::start(1.0);
+    let provider = Provider::start(&mock, &setup);
+    let game = ["e2e4", "e7e5", "g1f3"];
+    let searches = [
+        json!({"movetime": 30000}),
+        json!({"movetime": 30000}),
+        json!({"depth": 6}),
+    ];
+    let keys: Vec<String> = (0..3)
+        .map(|k| {
+            let w = work("s1", searches[k].clone(), START, &game[..=k]);
+            mock.enqueue("fenguard-test", &w, &json!({}))
+        })
+        .collect();
+    // Not run out: each of the first two has half a minute to go when its successor came.
+    let jobs: Vec<Value> = keys.iter().map(|k| mock.wait(k, "ended", 20)).collect();
+    for (k, job) in jobs.iter().enumerate() {
+        assert_eq!(job["submit_status"], 200, "{job}");
+        assert_engine_bestmove(job);
+        assert!(!scored(job).is_empty(), "analysis: {job}");
+        assert_eq!(lines(job).iter().any(|l| l == NOTICE), k < 2, "{job}");
+    }
+    for pair in jobs.windows(2) {
+        assert!(
+            at(&pair[0], "bestmove") <= at(&pair[1], "first_info"),
+            "in order"
+        );
+    }
+    let ids: Vec<String> = jobs
+        .iter()
+        .map(|j| j["id"].as_str().unwrap().to_owned())
+        .collect();
+    let workers = wait_searches(&[&provider], &ids).remove(0);
+    assert!(
+        workers.iter().any(|w| *w == ids),
+        "one worker ran all three, in order: {workers:?}"
+    );
+}
+
+#[test]
 fn a_job_of_another_session_waits_for_the_worker_and_never_stops_its_search() {
     // One worker, busy: the job of another session is not taken (it waits at the broker for
     // a free worker of any process), and the running search runs to its depth.
