@@ -6,7 +6,7 @@
 Starts the mock (lila and the broker on two ports unless --one-port), writes one fenguard config
 per provider process (the `[provider]` section pointing at the mock, a token file, a shared provider-secret file, `[log] dir`), starts the
 first `target/release/fenguard provide --config FILE -- ENGINE`, waits for its registration,
-starts the others (same secret: they share one queue), waits until every worker long-polls,
+starts the others (same secret: they share one queue), waits until every process long-polls,
 then feeds N jobs (movetime and depth searches on varied positions, MultiPV 1 to 3) through
 /_mock/enqueue, at most --window of them in flight at once (or all at once with --burst), and
 waits for every job to settle. It reports, from the mock's records (times of acquire, of each
@@ -355,7 +355,7 @@ def main(argv=None) -> int:
             print(f"load-provide: {len(engines)} engines registered, expected 1: {engines}")
             failed = True
         engine_id = engines[0]["id"]
-        want = args.procs * args.workers
+        want = args.procs  # one long poll out a process (its free workers take turns)
         wait_for(f"{want} long polls", lambda: mock.hook("GET", "stats")["waiting_acquires"]
                  >= want, 30, procs)
 

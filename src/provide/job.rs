@@ -41,6 +41,10 @@ pub const PROBE: Duration = Duration::from_millis(500);
 /// when the engine hangs, within `engine.ping_timeout_ms`).
 const STOPPED: Duration = Duration::from_secs(60);
 
+/// How long a superseded search may run without a scored `info` before it is stopped anyway
+/// (an engine that writes none: its `bestmove` still ends the stream).
+pub const SUPERSEDED_GRACE: Duration = Duration::from_secs(2);
+
 /// How long after a `go movetime MS` search should have ended it is stopped: half its time,
 /// at least 1 s (a loaded machine, an engine's own overhead).
 pub fn overrun(movetime: Duration) -> Duration {
@@ -102,9 +106,13 @@ pub struct JobContext<'a> {
     pub caps: Caps,
     /// The `UCI_Variant` values offered (empty: chess only).
     pub variants: &'a [String],
-    /// How many jobs this worker's poll thread has acquired, and this job's number: a
-    /// higher count means a newer job came, and this one is stopped.
+    /// How many jobs were handed to this worker, and this job's number: a higher count means
+    /// a newer job of the same session came, and this one's search is stopped once it has
+    /// streamed a scored `info` (or [`SUPERSEDED_GRACE`] after its `go` without one).
     pub acquired: (&'a AtomicU64, u64),
+    /// Set when this job streams its first scored `info` (the board then stops it at once
+    /// when it is superseded).
+    pub informed: &'a AtomicBool,
     /// Set when the process is ending: a job not yet searching is answered at once.
     pub shutdown: &'a AtomicBool,
     /// How long the engine may take to answer an `isready` while the job is set up (the
@@ -159,6 +167,7 @@ pub fn run(
             _ => None,
         },
         stop_sent: false,
+        superseded: false,
     };
     let submitted = ctx.lichess.submit(&job.id, &mut stream);
     let (ended, searching) = (stream.ended, matches!(stream.stage, Stage::Search { .. }));
@@ -240,24 +249,22 @@ struct JobStream<'a> {
     /// The job's `movetime`, when it has one.
     movetime: Option<Duration>,
     stop_sent: bool,
+    /// The stream said that a newer job of the session supersedes this one.
+    superseded: bool,
 }
 
 impl JobStream<'_> {
     /// One step of the setup: sends lines up to an `isready` that waits for its `readyok`
     /// (and any left behind by an earlier job), or up to `go`; else waits [`PROBE`] for a
-    /// line. A job superseded or a process ending before `go` is answered here.
+    /// line. A process ending before `go` has the job answered here; a job superseded before
+    /// its `go` is still searched, up to its first scored `info` (never a bare
+    /// `bestmove (none)` for a position with moves).
     fn setup(&mut self) {
         let Stage::Setup { lines, deadline } = &mut self.stage else {
             return;
         };
-        let superseded = self.ctx.acquired.0.load(Ordering::SeqCst) > self.ctx.acquired.1;
-        if superseded || self.ctx.shutdown.load(Ordering::SeqCst) {
-            let why = if superseded {
-                "a newer job came before this one's search"
-            } else {
-                "the provider is shutting down"
-            };
-            return self.answer(why, Outcome::Aborted);
+        if self.ctx.shutdown.load(Ordering::SeqCst) {
+            return self.answer("the provider is shutting down", Outcome::Aborted);
         }
         if Instant::now() >= *deadline {
             let why = format!(
@@ -309,18 +316,23 @@ impl JobStream<'_> {
         }
     }
 
-    /// One step of the search: stops it when a newer job came, its movetime is long past or
-    /// the engine has been silent too long, and waits [`PROBE`] for a line.
+    /// One step of the search: stops it when a newer job of its session came and it has
+    /// analysis to show, its movetime is long past or the engine has been silent too long,
+    /// and waits [`PROBE`] for a line.
     fn search(&mut self, since: Instant) {
-        let superseded = self.ctx.acquired.0.load(Ordering::SeqCst) > self.ctx.acquired.1;
+        let superseded = self.ctx.acquired.0.load(Ordering::SeqCst) > self.ctx.acquired.1
+            && (self.timing.first_info.is_some() || since.elapsed() >= SUPERSEDED_GRACE);
         let overdue = self
             .movetime
             .is_some_and(|t| since.elapsed() >= t + overrun(t));
         let silent = self.last_heard.elapsed() >= self.ctx.silence;
         if !self.stop_sent && (superseded || overdue || silent) {
-            // A newer job came (its `stop` may have reached the engine before this `go`), the
+            // A newer job of this session came (the board may have sent `stop` already), the
             // search outlived its movetime, or the engine fell silent.
-            if overdue {
+            if superseded {
+                tracing::info!("superseded by a newer job of its session: stop");
+                self.note_superseded();
+            } else if overdue {
                 tracing::warn!("the search outlived its movetime: stop");
             } else if silent {
                 tracing::warn!(
@@ -349,6 +361,10 @@ impl JobStream<'_> {
         let bytes = line.as_bytes();
         let streamed = match check_line(bytes) {
             Ok(BrokerLine::Bestmove) => {
+                if self.ctx.acquired.0.load(Ordering::SeqCst) > self.ctx.acquired.1 {
+                    // Stopped by the board before this job looked.
+                    self.note_superseded();
+                }
                 self.ended = Some(Ended::Bestmove);
                 self.timing.bestmove = Some(Instant::now());
                 Some(std::borrow::Cow::Borrowed(line))
@@ -356,7 +372,10 @@ impl JobStream<'_> {
             _ if line.starts_with("info string fenguard:") => broker_info(bytes),
             _ if line.starts_with("info") && line.contains(" score ") => broker_info(bytes)
                 .inspect(|_| {
-                    self.timing.first_info.get_or_insert_with(Instant::now);
+                    if self.timing.first_info.is_none() {
+                        self.timing.first_info = Some(Instant::now());
+                        self.ctx.informed.store(true, Ordering::SeqCst);
+                    }
                 }),
             _ if line.starts_with("bestmove") => {
                 // A bestmove the broker cannot read (not UCI): end the analysis anyway.
@@ -369,6 +388,16 @@ impl JobStream<'_> {
         if let Some(text) = streamed {
             self.pending.extend_from_slice(text.as_bytes());
             self.pending.push(b'\n');
+        }
+    }
+
+    /// Tells the requester, once, that a newer job of its session ends this search.
+    fn note_superseded(&mut self) {
+        if !self.superseded {
+            self.superseded = true;
+            self.pending.extend_from_slice(
+                b"info string fenguard: superseded by a newer job of this session\n",
+            );
         }
     }
 

@@ -11,6 +11,7 @@
 //! and the session's answers are streamed in the broker's grammar ([`job`],
 //! [`crate::uci::broker`]).
 
+pub mod board;
 pub mod config;
 pub mod engine_link;
 pub mod job;
@@ -279,11 +280,19 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
     );
     let secret = Arc::new(plan.secret);
     let uci_variants = Arc::new(uci_variants);
-    let alone = provider.workers == 1;
     let keep_alive = Some(Duration::from_secs(provider.keep_alive_s)).filter(|d| !d.is_zero());
+    let (slots, receivers): (Vec<board::Slot>, Vec<_>) = makers
+        .iter()
+        .map(|_| {
+            let (events, receiver) = std::sync::mpsc::channel();
+            let shared = Arc::new(board::Shared::default());
+            (board::Slot { shared, events }, receiver)
+        })
+        .unzip();
+    let board = Arc::new(board::Board::new(slots));
     let mut first = Some(first);
     let mut handles = Vec::new();
-    for maker in makers {
+    for (index, (maker, receiver)) in makers.into_iter().zip(receivers).enumerate() {
         let worker = worker::Worker {
             maker,
             lichess: lichess.clone(),
@@ -291,18 +300,17 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
             caps: plan.caps,
             variants: Arc::clone(&uci_variants),
             keep_alive,
-            alone,
+            index,
+            board: Arc::clone(&board),
             health: health.clone(),
         };
-        let shared = Arc::new(worker::Shared::default());
-        let (sender, receiver) = std::sync::mpsc::channel();
         let engine = first.take();
-        let (shared2, sender2) = (Arc::clone(&shared), sender.clone());
+        let shared = Arc::clone(&board.slots()[index].shared);
         let thread = std::thread::Builder::new()
             .name(format!("worker {}", worker.maker.sid))
-            .spawn(move || worker.run(engine, &shared2, (sender2, receiver)))
+            .spawn(move || worker.run(engine, &shared, &receiver))
             .map_err(|e| format!("no worker thread: {e}"))?;
-        handles.push((thread, shared, sender));
+        handles.push(thread);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -316,11 +324,11 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
         "{}: finishing the running jobs, then exiting",
         received.name
     );
-    for (_, shared, sender) in &handles {
-        shared.shut_down(sender);
+    for slot in board.slots() {
+        slot.shared.shut_down(&slot.events);
     }
     let deadline = std::time::Instant::now() + SHUTDOWN_WAIT;
-    for (thread, _, _) in handles {
+    for thread in handles {
         while !thread.is_finished() && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
         }

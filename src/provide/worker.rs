@@ -1,17 +1,19 @@
-//! A worker: one engine, a poll thread that long-polls the broker for jobs, and a job loop
-//! that runs them one at a time (lichess's example provider, one engine per worker).
+//! A worker: one engine, a poll thread that long-polls the broker for jobs while the worker
+//! is free, and a job loop that runs them one at a time (lichess's example provider, one
+//! engine per worker).
 //!
-//! A busy worker polls only when it is the process's one worker: a new job then stops the
-//! running search (the example provider's way: on the analysis board a new job usually means
-//! the user moved on). With several workers, a busy worker leaves new jobs to the idle ones.
-//! An idle engine is stopped after `keep_alive_s` and started again for the next job.
+//! A busy worker does not poll: a job goes to a free worker of this process or of another
+//! sharing the secret ([`board`](super::board)). A job of the session a busy worker runs,
+//! acquired by a free worker, is handed to the busy one and supersedes its job there. An idle
+//! engine is stopped after `keep_alive_s` and started again for the next job.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::engine_link::{self, EngineLink, EngineMaker, Input};
+use super::board::{Board, Event, EventHandle, Shared};
+use super::engine_link::{EngineLink, EngineMaker};
 use super::job::{self, JobContext, Outcome};
 use super::lichess::Lichess;
 use super::work::{Caps, EngineState, Job};
@@ -25,33 +27,6 @@ const MAX_BACKOFF: Duration = Duration::from_secs(10);
 
 /// How long the broker may keep failing before `/health` says so (503).
 const UNHEALTHY_AFTER: Duration = Duration::from_secs(5);
-
-/// What the poll thread hands the job loop.
-#[derive(Debug)]
-enum Event {
-    Job(Box<Job>, Instant, u64),
-    Idle,
-    Shutdown,
-}
-
-/// What a worker shares with its poll thread and with the process's shutdown.
-#[derive(Debug, Default)]
-pub struct Shared {
-    state: Mutex<Busy>,
-    changed: Condvar,
-    shutdown: AtomicBool,
-    /// How many jobs the poll thread has acquired: a running job whose number is lower was
-    /// superseded (the one worker's new job stops it, even before its `go` was sent).
-    acquired: std::sync::atomic::AtomicU64,
-}
-
-#[derive(Debug, Default)]
-struct Busy {
-    /// A job was handed over and not yet started.
-    handed: bool,
-    /// The running job's engine input (to stop it).
-    running: Option<Input>,
-}
 
 /// One worker's making.
 #[derive(Debug, Clone)]
@@ -68,32 +43,13 @@ pub struct Worker {
     pub variants: Arc<Vec<String>>,
     /// Stop an engine idle this long (`None`: never).
     pub keep_alive: Option<Duration>,
-    /// Whether it is the process's only worker (a busy worker then polls too).
-    pub alone: bool,
+    /// Its index on the board.
+    pub index: usize,
+    /// Every worker of the process (where an acquired job goes).
+    pub board: Arc<Board>,
     /// The process's health, for the metrics listener.
     pub health: Health,
 }
-
-impl Shared {
-    /// Asks the worker to end: its running search is stopped (streamed up to its
-    /// `bestmove`), then its engine quits.
-    pub fn shut_down(&self, events: &Sender<EventHandle>) {
-        // Under the lock: a poll thread that hands a job over checks the flag under it too,
-        // so a job handed over is queued before `Shutdown`, or refused by the poll thread.
-        let busy = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        self.shutdown.store(true, Ordering::SeqCst);
-        if let Some(input) = &busy.running {
-            let _ = engine_link::send(input, "stop");
-        }
-        drop(busy);
-        self.changed.notify_all();
-        let _ = events.send(EventHandle(Event::Shutdown));
-    }
-}
-
-/// An event for a worker's job loop (opaque outside this module).
-#[derive(Debug)]
-pub struct EventHandle(Event);
 
 impl Worker {
     /// Runs the worker on this thread until [`Shared::shut_down`]; `engine` is an engine
@@ -102,20 +58,19 @@ impl Worker {
         self,
         engine: Option<EngineLink>,
         shared: &Arc<Shared>,
-        events: (Sender<EventHandle>, Receiver<EventHandle>),
+        receiver: &Receiver<EventHandle>,
     ) {
-        let (sender, receiver) = events;
         let poller = {
             let (worker, shared) = (self.clone(), Arc::clone(shared));
             std::thread::Builder::new()
                 .name(format!("poll {}", self.maker.sid))
-                .spawn(move || worker.poll(&shared, &sender))
+                .spawn(move || worker.poll(&shared))
         };
         if let Err(e) = poller {
             tracing::error!("worker {}: no poll thread: {e}", self.maker.sid);
             return;
         }
-        self.jobs(engine, shared, &receiver);
+        self.jobs(engine, shared, receiver);
     }
 
     /// The job loop.
@@ -177,9 +132,10 @@ impl Worker {
         (shared, seq): (&Shared, u64),
     ) {
         {
-            let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
-            busy.handed = false;
+            let mut busy = shared.lock();
+            busy.queued = busy.queued.saturating_sub(1);
             busy.running = engine.as_ref().map(EngineLink::input);
+            shared.informed.store(false, Ordering::SeqCst);
         }
         shared.changed.notify_all();
         *self
@@ -195,6 +151,7 @@ impl Worker {
             caps: self.caps,
             variants: &self.variants,
             acquired: (&shared.acquired, seq),
+            informed: &shared.informed,
             shutdown: &shared.shutdown,
             setup: Duration::from_millis(limits.startup_timeout_ms.max(limits.ping_timeout_ms)),
             silence: Duration::from_millis(limits.ping_timeout_ms.saturating_mul(6)),
@@ -206,11 +163,7 @@ impl Worker {
             .label
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = None;
-        shared
-            .state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .running = None;
+        shared.lock().running = None;
         shared.changed.notify_all();
         let (outcome, timing) = match result {
             Ok(done) => done,
@@ -244,27 +197,34 @@ impl Worker {
         }
     }
 
-    /// The poll thread: long-polls for work while the worker may take a job.
-    fn poll(&self, shared: &Shared, events: &Sender<EventHandle>) {
+    /// The poll thread: long-polls for work while the worker is free, and places each job
+    /// acquired on the board.
+    fn poll(&self, shared: &Shared) {
         let mut backoff = Duration::from_secs(1);
         let mut failing_since: Option<Instant> = None;
         loop {
             {
-                let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
-                while !shared.shutdown.load(Ordering::SeqCst)
-                    && (busy.handed || (busy.running.is_some() && !self.alone))
-                {
+                // Only a free worker polls: a busy process leaves the queue to free workers.
+                let mut busy = shared.lock();
+                while !shared.shutdown.load(Ordering::SeqCst) && busy.is_busy() {
                     busy = shared
                         .changed
                         .wait(busy)
                         .unwrap_or_else(PoisonError::into_inner);
                 }
             }
+            // One long poll out at a time: the free workers take turns (none can become busy
+            // while it waits: jobs are handed over only to busy workers).
+            let mut turn = Some(self.board.turn());
             if shared.shutdown.load(Ordering::SeqCst) {
                 return;
             }
             let attempt = Instant::now();
-            match self.lichess.acquire(&self.secret) {
+            let acquired = self.lichess.acquire(&self.secret);
+            if !matches!(acquired, Ok(Some(_))) {
+                turn = None;
+            }
+            match acquired {
                 Ok(found) => {
                     backoff = Duration::from_secs(1);
                     if failing_since.take().is_some() {
@@ -273,27 +233,25 @@ impl Worker {
                     }
                     let Some(job) = found else { continue };
                     let acquired = Instant::now();
-                    let mut busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
-                    if shared.shutdown.load(Ordering::SeqCst) {
-                        // Acquired while the process is ending: the job loop is gone or
-                        // going; answer the job rather than leave the requester waiting.
-                        drop(busy);
-                        let answer = job::refusal("the provider is shutting down");
-                        if let Err(e) = self.lichess.submit(&job.id, &mut answer.as_bytes()) {
-                            tracing::warn!("worker {}: job {}: {e}", self.maker.sid, job.id);
+                    let (id, session) = (job.id.clone(), job.work.session_id.clone());
+                    let placed = self.board.place(self.index, Box::new(job), acquired);
+                    drop(turn.take());
+                    match placed {
+                        Ok(placed) if placed.superseding => tracing::info!(
+                            "worker {}: job {id} of session {session:?} supersedes worker {}'s job",
+                            self.maker.sid,
+                            placed.worker + 1
+                        ),
+                        Ok(_) => {}
+                        Err(id) => {
+                            // Acquired while the process is ending: the job loops are gone or
+                            // going; answer the job rather than leave the requester waiting.
+                            let answer = job::refusal("the provider is shutting down");
+                            if let Err(e) = self.lichess.submit(&id, &mut answer.as_bytes()) {
+                                tracing::warn!("worker {}: job {id}: {e}", self.maker.sid);
+                            }
+                            return;
                         }
-                        return;
-                    }
-                    if let Some(input) = &busy.running {
-                        // The one worker's new job stops the running search.
-                        let _ = engine_link::send(input, "stop");
-                    }
-                    busy.handed = true;
-                    let seq = shared.acquired.fetch_add(1, Ordering::SeqCst) + 1;
-                    let sent = events.send(EventHandle(Event::Job(Box::new(job), acquired, seq)));
-                    drop(busy);
-                    if sent.is_err() {
-                        return;
                     }
                 }
                 Err(super::lichess::HttpError::BadJob { id, error }) => {
@@ -329,7 +287,7 @@ impl Worker {
 
 /// Sleeps `wait`, or less when the worker is shut down.
 fn sleep_unless(shared: &Shared, wait: Duration) {
-    let busy = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+    let busy = shared.lock();
     let _ = shared
         .changed
         .wait_timeout_while(busy, wait, |_| !shared.shutdown.load(Ordering::SeqCst));

@@ -245,34 +245,3 @@ fn chess960_positions_and_king_takes_rook_castles_reach_stockfish_as_it_reads_th
         "{castled}"
     );
 }
-
-#[test]
-fn a_new_job_stops_the_one_workers_running_search_and_is_served() {
-    // The example provider's way: on the analysis board a new job means the user moved on.
-    let Some(setup) = stockfish_setup("provide_newer_job") else {
-        return;
-    };
-    let mock = Mock::start(1.0);
-    let provider = Provider::start(&mock, &setup);
-    let long = work("s1", json!({"movetime": 60000}), START, &[]);
-    let first = mock.enqueue("fenguard-test", &long, &json!({}));
-    mock.wait_searching(&first, 60);
-    let t = Instant::now();
-    let next = mock.serve(
-        &work("s1", json!({"depth": 6}), START, &["e2e4"]),
-        &json!({}),
-    );
-    assert_engine_bestmove(&next);
-    let first = mock.wait(&first, "ended", 10);
-    let last = lines(&first).last().cloned().unwrap_or_default();
-    assert!(
-        last.starts_with("bestmove "),
-        "the first was answered: {first}"
-    );
-    assert!(
-        t.elapsed() < std::time::Duration::from_secs(30),
-        "stopped, not run out"
-    );
-    let record = provider.wait_record(|r| r["kind"] == "search" && r["go"] == "go movetime 60000");
-    assert!(record["elapsed_ms"].as_u64().unwrap() < 30000, "{record}");
-}
