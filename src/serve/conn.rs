@@ -1,6 +1,6 @@
 //! One daemon connection's GUI side: the bytes before the session (the `auth` line), and the
 //! blocking reader and writer the session's shell uses, with the idle timeout, the daemon's
-//! shutdown (a `quit` for the engine) and the [heartbeat](crate::net::heartbeat) built in.
+//! shutdown (a `quit` for the engine) and the [heartbeat] built in.
 //!
 //! A heartbeat asked for on the `auth` line reaches the reader as the first line of the bytes
 //! after it, [`HEARTBEAT_MARK`] and the interval in milliseconds; the reader takes that line off

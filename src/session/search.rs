@@ -321,7 +321,7 @@ impl Session {
     }
 
     /// The castling moves of an engine line rewritten into the GUI's notation, replayed from
-    /// [`Session::root`] by the rewriter of the search the line belongs to; `None` when no
+    /// `Session::root` by the rewriter of the search the line belongs to; `None` when no
     /// position is known.
     fn rewrite_for_gui<'a>(&mut self, line: &'a [u8]) -> Option<Rewritten<'a>> {
         let (gui, engine) = (self.c960.gui_notation(), self.c960.engine_notation());
