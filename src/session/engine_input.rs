@@ -59,6 +59,7 @@ impl Session {
             EngineLine::Option(opt) => {
                 self.spins.note(opt);
                 self.c960.on_engine_option(opt);
+                self.offer.on_engine_option(line, opt);
                 let line = self.guard_option(line, opt);
                 if let Some(line) = self.adapt_engine_option(line) {
                     self.forward_to_gui(out, line);
@@ -74,6 +75,7 @@ impl Session {
             }
             EngineLine::UciOk => {
                 self.gui_awaits_uciok = false;
+                self.offer.on_uciok();
                 self.timers.on_uciok(now);
                 if !self.quitting {
                     self.send_presets(out);

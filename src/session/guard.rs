@@ -16,7 +16,11 @@
 //! ```
 //!
 //! Rules, for a session with a guard (the stdio proxy has none):
-//! - `setoption name fenguard ...` (fenguard's own options) always passes.
+//! - `setoption name fenguard NAME ...` (fenguard's own options, which set the checks and the
+//!   log) is the operator's: it passes only when `NAME` is listed in `[serve] client_options`
+//!   ([`Guard::with_client_options`]; default none: an allowlist, so an option added later is
+//!   refused too), else it is answered `info string fenguard: option not allowed: fenguard
+//!   NAME` and the configured `[positions]` and `log.positions` hold.
 //! - Another option passes when its name matches the allowlist (ASCII case-insensitive,
 //!   whitespace runs ignored; an entry ending in `*` matches names starting with the rest),
 //!   the engine did not announce it `type string`, and its name does not contain `path` or
@@ -28,6 +32,7 @@
 //!   rewritten to the cap before the GUI sees it.
 
 use std::collections::HashSet;
+use std::time::Instant;
 
 use bytes::Bytes;
 use tracing::Level;
@@ -68,6 +73,8 @@ pub struct Guard {
     max_hash_mb: Option<u64>,
     /// Normalized names the engine announced as `type string`.
     strings: HashSet<String>,
+    /// fenguard's own options a client may set (their announced names, lowercase).
+    client_options: Vec<String>,
 }
 
 impl Guard {
@@ -79,7 +86,22 @@ impl Guard {
             max_threads,
             max_hash_mb,
             strings: HashSet::new(),
+            client_options: Vec::new(),
         }
+    }
+
+    /// This guard lets a client set fenguard's own options named in `names` (`[serve]
+    /// client_options`: names after `fenguard `, e.g. `OnBadPosition`, ASCII
+    /// case-insensitive); every other `setoption name fenguard ...` is refused.
+    pub fn with_client_options(mut self, names: &[String]) -> Guard {
+        self.client_options = names.iter().map(|n| normalize(n.as_bytes())).collect();
+        self
+    }
+
+    /// Whether a client may set fenguard's own option `name` (its name after `fenguard `, as
+    /// announced; `None`: no such option, never allowed).
+    pub fn allows_own(&self, name: Option<&str>) -> bool {
+        name.is_some_and(|n| self.client_options.contains(&n.to_ascii_lowercase()))
     }
 
     /// Whether a GUI may set the option `name` (not one of fenguard's own).
@@ -147,17 +169,23 @@ impl Session {
         out: &mut Vec<Action>,
         line: &Bytes,
         opt: &SetOption<'_>,
+        now: Instant,
     ) -> Judged {
-        let own = tokens(opt.name)
-            .next()
-            .is_some_and(|t| t.text.eq_ignore_ascii_case(b"fenguard"));
-        if own {
+        if let Some(own) = super::options::own_option(opt.name) {
+            if self.guard.as_ref().is_some_and(|g| !g.allows_own(own)) {
+                let name = match own {
+                    Some(own) => format!("fenguard {own}"),
+                    None => String::from_utf8_lossy(opt.name).into_owned(),
+                };
+                self.refuse(out, &name, now);
+                return Judged::Refused;
+            }
             return Judged::Unchanged;
         }
         let cap = self.guard.as_ref().and_then(|g| g.cap(opt.name));
         if self.guard.as_ref().is_some_and(|g| !g.allows(opt.name)) {
             let name = String::from_utf8_lossy(opt.name).into_owned();
-            self.refuse(out, &name);
+            self.refuse(out, &name, now);
             return Judged::Refused;
         }
         let (Some(value), Some(span)) = (opt.value, opt.value_span.clone()) else {
@@ -175,7 +203,8 @@ impl Session {
                 let shown: String = String::from_utf8_lossy(value).chars().take(40).collect();
                 let text =
                     format!("bad value for spin option {name}: `{shown}` ({why}); not forwarded");
-                out.push(Action::Log(Level::WARN, text.clone()));
+                let kind = format!("bad value for spin option {name}");
+                self.log_refusal(out, now, &kind, text.clone());
                 self.say(out, &text);
                 return Judged::Refused;
             }
@@ -200,10 +229,15 @@ impl Session {
     /// A `setoption` fenguard cannot read as `setoption name <id> [value <x>]`: not sent, so
     /// no option reaches the engine unjudged (Stockfish skips the second token whatever it is:
     /// `setoption nam Threads value 1e1` sets 10 threads).
-    pub(super) fn unreadable_setoption(&mut self, out: &mut Vec<Action>, line: &[u8]) {
+    pub(super) fn unreadable_setoption(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: &[u8],
+        now: Instant,
+    ) {
         let text = String::from_utf8_lossy(crate::uci::trim_uci(line)).into_owned();
         if self.guard.is_some() {
-            self.refuse(out, &text);
+            self.refuse(out, &text, now);
         } else {
             let text: String = text.chars().take(120).collect();
             let text = format!(
@@ -214,13 +248,12 @@ impl Session {
         }
     }
 
-    fn refuse(&self, out: &mut Vec<Action>, name: &str) {
+    /// Refuses option `name`: the GUI is told each time, the log sums them (`refusals.rs`).
+    fn refuse(&mut self, out: &mut Vec<Action>, name: &str, now: Instant) {
         let name: String = name.chars().take(80).collect();
-        out.push(Action::Log(
-            Level::WARN,
-            format!("option not allowed: {name} (not forwarded)"),
-        ));
-        self.say(out, &format!("option not allowed: {name}"));
+        let kind = format!("option not allowed: {name}");
+        self.log_refusal(out, now, &kind, format!("{kind} (not forwarded)"));
+        self.say(out, &kind);
     }
 
     /// An engine `option` line (`line`, read as `opt`) under the guard (see [`Guard`]);
@@ -401,8 +434,11 @@ mod tests {
     }
 
     #[test]
-    fn fenguard_own_options_pass_the_guard() {
-        let mut s = guarded();
+    fn fenguard_own_options_listed_in_client_options_pass_the_guard() {
+        let allow: Vec<String> = DEFAULT_ALLOW.iter().map(|s| (*s).to_owned()).collect();
+        let guard = Guard::new(&allow, Some(4), Some(256))
+            .with_client_options(&["onbadposition".to_owned()]);
+        let mut s = unlogged().with_guard(guard);
         let out = s.handle(
             Input::GuiLine(b(b"setoption name fenguard OnInvalid value reject\n")),
             Instant::now(),
