@@ -19,6 +19,7 @@ use bytes::Bytes;
 use tracing::Level;
 
 use super::guard::Judged;
+use super::offer::NotOffered;
 use super::position::{ENABLE_CHESS960, Outcome};
 use super::record::{Event, PositionRecord, Verdict};
 use super::{Action, Session};
@@ -210,18 +211,28 @@ impl Session {
             }
             Ok(None) => {}
         }
+        let mut sent = line.clone();
         if let Some(rules) = super::variant::selected_by(opt, &self.rules) {
             match self.offer.offers(opt) {
-                Ok(()) => self.select_rules(out, rules),
+                Ok(value) => {
+                    self.select_rules(out, rules);
+                    // The engine gets the value fenguard acts on, as the engine spells it.
+                    if let Some(span) = opt.value_span.clone()
+                        && line[span.clone()] != *value.as_bytes()
+                    {
+                        let edit = [(span, value.into_bytes())];
+                        sent = Bytes::from(splice(line, &edit).into_owned());
+                    }
+                }
                 Err(why) => {
                     self.variant_not_offered(out, opt, &rules, why, now);
-                    if self.guard.is_some() {
+                    // Unknown: the engine may play it, fenguard could not judge it.
+                    if self.guard.is_some() || why == NotOffered::Unknown {
                         return;
                     }
                 }
             }
         }
-        let mut sent = line.clone();
         if opt.name_is("UCI_Chess960") {
             match (opt.check_value(), opt.value_span.clone()) {
                 (Some(value), Some(span)) => {

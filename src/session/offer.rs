@@ -19,7 +19,7 @@
 //! read from the first handshake stands (a handshake relayed to a GUI that sent `uci` again is
 //! read afresh).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::commands::normalized_name;
 use crate::uci::{EngineOption, SetOption, tokens};
@@ -33,9 +33,9 @@ const MAX_NAMES: usize = 4096;
 pub struct EngineOffer {
     /// The engine's `uciok` was read after its option lines: the offer is complete.
     pub known: bool,
-    /// The `var` values of `option name UCI_Variant type combo` (normalized); `None` when the
-    /// engine announced no such option.
-    pub variants: Option<HashSet<String>>,
+    /// The `var` values of `option name UCI_Variant type combo`: normalized, to the engine's
+    /// own spelling (single spaces); `None` when the engine announced no such option.
+    pub variants: Option<HashMap<String, String>>,
     /// The names of its `type check` options (normalized).
     pub checks: HashSet<String>,
 }
@@ -73,43 +73,41 @@ impl EngineOffer {
         }
         self.checks.remove(&name);
         if name == "uci_variant" && option.kind.eq_ignore_ascii_case(b"combo") {
-            let vars = self.variants.get_or_insert_with(HashSet::new);
+            let vars = self.variants.get_or_insert_with(HashMap::new);
             for var in combo_vars(line) {
                 if vars.len() < MAX_NAMES {
-                    vars.insert(var);
+                    vars.entry(normalized_name(var.as_bytes())).or_insert(var);
                 }
             }
         }
     }
 
     /// Whether the engine plays what the GUI's `opt` asks for: its `UCI_Variant` with that
-    /// `var`, or a check option it announced.
+    /// `var`, or a check option it announced. `Ok` holds the value as the engine must read it
+    /// to play it: the `var` in the engine's own spelling (Fairy-Stockfish accepts `Horde`
+    /// for its combo but then plays chess: it looks the value up case-sensitively), or the
+    /// check value as `true` / `false` (engines compare check values exactly).
     ///
     /// # Errors
     /// Why it does not ([`NotOffered`]).
-    pub fn offers(&self, opt: &SetOption<'_>) -> Result<(), NotOffered> {
+    pub fn offers(&self, opt: &SetOption<'_>) -> Result<String, NotOffered> {
         if !self.known {
             return Err(NotOffered::Unknown);
         }
         if opt.name_is("UCI_Variant") {
             let vars = self.variants.as_ref().ok_or(NotOffered::NoOption)?;
             let value = normalized_name(opt.value.unwrap_or_default());
-            return if vars.contains(&value) {
-                Ok(())
-            } else {
-                Err(NotOffered::NoVar)
-            };
+            return vars.get(&value).cloned().ok_or(NotOffered::NoVar);
         }
-        if self.checks.contains(&normalized_name(opt.name)) {
-            Ok(())
-        } else {
-            Err(NotOffered::NoOption)
+        if !self.checks.contains(&normalized_name(opt.name)) {
+            return Err(NotOffered::NoOption);
         }
+        Ok(opt.check_value().unwrap_or_default().to_string())
     }
 }
 
-/// The `var` values of an `option ... type combo` line, normalized (each runs up to the next
-/// keyword token).
+/// The `var` values of an `option ... type combo` line, as spelled (each runs up to the next
+/// keyword token; its words joined by one space).
 fn combo_vars(line: &[u8]) -> Vec<String> {
     let mut vars = Vec::new();
     let mut current: Option<Vec<&[u8]>> = None;
@@ -117,7 +115,7 @@ fn combo_vars(line: &[u8]) -> Vec<String> {
         match t.text {
             b"var" | b"default" | b"min" | b"max" | b"type" => {
                 if let Some(words) = current.take() {
-                    vars.push(normalized_name(&words.join(&b' ')));
+                    vars.push(String::from_utf8_lossy(&words.join(&b' ')).into_owned());
                 }
                 if t.text == b"var" {
                     current = Some(Vec::new());
@@ -131,7 +129,7 @@ fn combo_vars(line: &[u8]) -> Vec<String> {
         }
     }
     if let Some(words) = current {
-        vars.push(normalized_name(&words.join(&b' ')));
+        vars.push(String::from_utf8_lossy(&words.join(&b' ')).into_owned());
     }
     vars.retain(|v| !v.is_empty());
     vars
@@ -152,14 +150,17 @@ mod tests {
         offer
     }
 
-    fn asks(offer: &EngineOffer, line: &str) -> Result<(), NotOffered> {
+    fn asks(offer: &EngineOffer, line: &str) -> Result<String, NotOffered> {
         offer.offers(&parse_setoption(line.as_bytes()).unwrap())
     }
 
     #[test]
     fn variant_is_offered_only_with_its_var_in_any_case() {
         let o = offer(&["option name UCI_Variant type combo default chess var chess var Horde"]);
-        assert_eq!(asks(&o, "setoption name uci_variant value HORDE"), Ok(()));
+        assert_eq!(
+            asks(&o, "setoption name uci_variant value HORDE"),
+            Ok("Horde".to_owned())
+        );
         assert_eq!(
             asks(&o, "setoption name UCI_Variant value crazyhouse"),
             Err(NotOffered::NoVar)
@@ -190,7 +191,10 @@ mod tests {
             "option name UCI_CapaRandom type check default false",
             "option name UCI_Giveaway type string default",
         ]);
-        assert_eq!(asks(&o, "setoption name UCI_CAPARANDOM value true"), Ok(()));
+        assert_eq!(
+            asks(&o, "setoption name UCI_CAPARANDOM value TRUE"),
+            Ok("true".to_owned())
+        );
         assert_eq!(
             asks(&o, "setoption name UCI_Giveaway value true"),
             Err(NotOffered::NoOption)

@@ -5,7 +5,9 @@
 //! does not offer changes nothing: the GUI gets `info string fenguard: variant V not offered
 //! by the engine (...): positions are judged as chess` (the rules in force), and the line goes
 //! on to the engine in the stdio proxy (which answers `No such option` itself) but not in a
-//! daemon session.
+//! daemon session, nor before the engine's first `uciok` (its options unknown, fenguard could
+//! not judge what it would play). An offered value goes out as the engine spells it (its
+//! `var`; `true` / `false` for a check option).
 //!
 //! ```text
 //! setoption name UCI_Variant value chess       -> Rules::Chess (checked, as always)
@@ -79,7 +81,7 @@ impl Session {
                 .chars()
                 .take(40)
                 .collect();
-        let why = match why {
+        let reason = match why {
             NotOffered::Unknown => "its options are not known before its uciok".to_owned(),
             NotOffered::NoOption => format!("it announced no option {name}"),
             NotOffered::NoVar => format!("its {name} has no var {value}"),
@@ -89,13 +91,13 @@ impl Session {
             .rules
             .record_name()
             .unwrap_or_else(|| "chess".to_owned());
-        let sent = if self.guard.is_some() {
+        let sent = if self.guard.is_some() || why == NotOffered::Unknown {
             "; not forwarded"
         } else {
             ""
         };
         let text = format!(
-            "variant {wanted} not offered by the engine ({why}): positions are judged as {judged}{sent}"
+            "variant {wanted} not offered by the engine ({reason}): positions are judged as {judged}{sent}"
         );
         let kind = format!("variant not offered: {name}");
         self.log_refusal(out, now, &kind, text.clone());

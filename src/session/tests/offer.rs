@@ -123,10 +123,11 @@ fn daemon_session_does_not_forward_a_variant_the_engine_lacks() {
 fn variant_set_before_the_engine_announced_anything_changes_no_rules() {
     let mut s = Session::new(false);
     let out = gui(&mut s, "setoption name UCI_Variant value horde");
+    assert!(to_engine(&out).is_empty(), "{out:?}");
     assert_eq!(
         to_gui(&out),
         [
-            "info string fenguard: variant horde not offered by the engine (its options are not known before its uciok): positions are judged as chess\n"
+            "info string fenguard: variant horde not offered by the engine (its options are not known before its uciok): positions are judged as chess; not forwarded\n"
         ]
     );
     rejects_every_crasher(&mut s, "before uci");
@@ -152,6 +153,11 @@ fn offered_variant_selects_its_rules_in_any_case() {
     engine_offering_variants(&mut s);
     let out = gui(&mut s, "setoption name UCI_VARIANT value Horde");
     assert!(to_gui(&out).is_empty(), "{out:?}");
+    // Fairy-Stockfish takes `Horde` for its combo but plays chess: it gets its own spelling.
+    assert_eq!(
+        to_engine(&out),
+        ["setoption name UCI_VARIANT value horde\n"]
+    );
     assert_eq!(s.rules(), &Rules::Eight(crate::variant::Variant::Horde));
     let horde = &crashers()[1];
     assert_eq!(position_record(&gui(&mut s, horde)).verdict, Verdict::Valid);
@@ -190,7 +196,8 @@ fn a_var_the_engine_lacks_keeps_the_variant_it_plays() {
 fn check_option_the_engine_announced_selects_and_clears_its_variant() {
     let mut s = Session::new(false);
     engine_announcing(&mut s, &["option name UCI_Horde type check default false"]);
-    gui(&mut s, "setoption name UCI_Horde value true");
+    let out = gui(&mut s, "setoption name UCI_Horde value True");
+    assert_eq!(to_engine(&out), ["setoption name UCI_Horde value true\n"]);
     assert_eq!(s.rules(), &Rules::Eight(crate::variant::Variant::Horde));
     gui(&mut s, "setoption name UCI_Horde value false");
     assert_eq!(s.rules(), &Rules::Chess);
