@@ -80,8 +80,14 @@ impl Session {
                 if !self.quitting {
                     self.send_presets(out);
                 }
-                for option in self.settings.announce() {
-                    self.forward_to_gui(out, Bytes::from(option));
+                // A daemon client is shown only fenguard's options it may set.
+                let announced = super::options::OPTION_NAMES
+                    .iter()
+                    .zip(self.settings.announce());
+                for (name, option) in announced {
+                    if self.guard.as_ref().is_none_or(|g| g.allows_own(Some(name))) {
+                        self.forward_to_gui(out, Bytes::from(option));
+                    }
                 }
                 self.forward_to_gui(out, line.clone());
                 self.owed.answered(owed::Answer::Uciok);

@@ -184,10 +184,7 @@ fn fairy_stockfish_still_plays_the_variants_it_announces() {
     // chess-playing engine answers a knight or a pawn move through a full rank).
     gui.send("position startpos");
     let lines = gui.go("go depth 3");
-    assert!(
-        !lines.iter().any(|l| l.contains("fenguard")),
-        "{lines:#?}"
-    );
+    assert!(!lines.iter().any(|l| l.contains("fenguard")), "{lines:#?}");
     // Under horde, the king-less board is still no position.
     let (_, record) = gui.position(&crashers()[0]);
     assert_eq!(record["verdict"], "rejected", "{record}");

@@ -104,6 +104,23 @@ fn a_fenguard_option_listed_in_client_options_is_the_clients() {
 }
 
 #[test]
+fn a_daemon_client_is_shown_only_the_fenguard_options_it_may_set() {
+    let mut s = daemon(&["ReportToGui"]);
+    gui(&mut s, "uci");
+    let out = super::engine(&mut s, "uciok");
+    assert_eq!(
+        to_gui(&out),
+        [
+            "option name fenguard ReportToGui type check default true\n",
+            "uciok\n"
+        ]
+    );
+    let mut s = Session::new(false);
+    gui(&mut s, "uci");
+    assert_eq!(to_gui(&super::engine(&mut s, "uciok")).len(), 8);
+}
+
+#[test]
 fn the_stdio_proxy_still_takes_fenguard_options_from_its_gui() {
     let mut s = Session::new(false);
     gui(&mut s, "setoption name fenguard LogPositions value false");
