@@ -33,8 +33,9 @@
 //! Beside the phase, the session keeps one timer table (`timers.rs`: the `uciok`, `readyok`
 //! and `bestmove` deadlines and the marks they are judged by), one inbox of GUI lines that
 //! cannot be handled yet (`inbox.rs`: waiting for the engine's `uciok`, or held while it
-//! restarts), one queue of the replies the GUI is owed (`owed.rs`), and what a restart
-//! restores (`restart.rs`).
+//! restarts), one queue of the replies the GUI is owed (`owed.rs`), what a restart
+//! restores (`restart.rs`), what the engine announced that decides the rules (`offer.rs`) and
+//! the refusals summed for the log (`refusals.rs`).
 //!
 //! # One line, one reading
 //!
