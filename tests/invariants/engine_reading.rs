@@ -443,7 +443,7 @@ pub fn check_rules(s: &mut Session, engine: &mut EngineVariant, line: &[u8]) {
 /// and, with `uciok`, the engine's `uciok` (without it the option list is never complete).
 pub fn announced_session(guarded: bool, engine: &EngineVariant, uciok: bool) -> Session {
     let mut s = session(guarded, Commands::Any);
-    let mut feed = |s: &mut Session, input: SessionInput| {
+    let feed = |s: &mut Session, input: SessionInput| {
         s.handle(input, Instant::now());
     };
     feed(&mut s, SessionInput::GuiLine(Bytes::from_static(b"uci\n")));
