@@ -258,6 +258,8 @@ fn session_order_corpus_keeps_the_reply_order() {
 
 #[path = "../invariants/engine_reading.rs"]
 mod engine_reading;
+#[path = "../invariants/engine_rules.rs"]
+mod engine_rules;
 
 /// Words a hostile GUI line is made of: the UCI commands and their keywords, Stockfish's own
 /// commands, file options, number spellings, FEN fields, moves, and single odd bytes.
@@ -451,13 +453,13 @@ proptest! {
         guarded in any::<bool>(),
         lines in proptest::collection::vec(variant_setoption(), 1..8),
     ) {
-        let mut engine = engine_reading::EngineVariant::new(
+        let mut engine = engine_rules::EngineVariant::new(
             vars.map(|v| v.iter().map(|s| (*s).to_owned()).collect()),
             checks.iter().map(|s| (*s).to_owned()).collect(),
         );
-        let mut s = engine_reading::announced_session(guarded, &engine, uciok);
+        let mut s = engine_rules::announced_session(guarded, &engine, uciok);
         for line in &lines {
-            engine_reading::check_rules(&mut s, &mut engine, line);
+            engine_rules::check_rules(&mut s, &mut engine, line);
         }
         if engine.rules == fenguard::rules::Rules::Chess {
             let out = s.handle(

@@ -4,6 +4,7 @@ mod adapter;
 mod basic;
 mod chess960;
 mod engine_end;
+mod guard;
 mod guard_reading;
 mod handshake;
 mod hostile;
