@@ -351,6 +351,9 @@ impl Config {
                 ));
             }
         }
+        if let Some(message) = self.serve.client_options_fault() {
+            return Some(("serve.client_options".into(), message));
+        }
         for (name, profile) in &self.profiles {
             if !profile.profiles.is_empty() {
                 return Some((

@@ -221,7 +221,8 @@ fn run_inner(args: &ProvideArgs) -> Result<u8, String> {
         &spec.config.serve.allow_options,
         Some(u64::from(plan.caps.max_threads)),
         Some(u64::from(plan.caps.max_hash_mb)),
-    );
+    )
+    .with_client_options(&spec.config.serve.client_options);
     let sid = session_id();
     let makers: Vec<EngineMaker> = (1..=provider.workers)
         .map(|n| {

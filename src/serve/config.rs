@@ -64,6 +64,13 @@ pub struct ServeConfig {
     /// names holding `path` or `file` are refused anyway. Default: `Hash`, `Threads`,
     /// `MultiPV`, `Ponder`, `Move Overhead`, `Skill Level`, `Contempt`, `UCI_*`.
     pub allow_options: Vec<String>,
+    /// fenguard's own options (`setoption name fenguard NAME ...`) a client may set, by `NAME`
+    /// (`OnBadPosition`, `Castling`, `EnPassant`, `Chess960`, `CheckMoves`, `ReportToGui`,
+    /// `LogPositions`; ASCII case-insensitive). Any other is refused with `info string
+    /// fenguard: option not allowed: fenguard NAME`, so the operator's `[positions]` and
+    /// `log.positions` hold for every session (also for `fenguard provide`). Default empty:
+    /// none.
+    pub client_options: Vec<String>,
 }
 
 impl Default for ServeConfig {
@@ -83,6 +90,7 @@ impl Default for ServeConfig {
             max_startups_per_addr: 10,
             keep_session_logs: 100,
             allow_options: DEFAULT_ALLOW.iter().map(|s| (*s).to_owned()).collect(),
+            client_options: Vec::new(),
         }
     }
 }
@@ -167,6 +175,19 @@ impl<'de> Deserialize<'de> for Startups {
 }
 
 impl ServeConfig {
+    /// What is wrong with `client_options`: a name that is none of fenguard's options.
+    pub fn client_options_fault(&self) -> Option<String> {
+        let names = crate::session::options::OPTION_NAMES;
+        let unknown = self
+            .client_options
+            .iter()
+            .find(|n| !names.iter().any(|k| k.eq_ignore_ascii_case(n.trim())))?;
+        Some(format!(
+            "unknown fenguard option `{unknown}` (expected some of {})",
+            names.join(", ")
+        ))
+    }
+
     /// The dead-peer settings of every TCP connection the daemon accepts.
     #[cfg(unix)]
     pub fn dead_peer(&self) -> crate::net::keepalive::DeadPeer {
@@ -205,6 +226,21 @@ mod tests {
     fn allow_options_replace_the_default_list() {
         let config = Config::from_toml("[serve]\nallow_options = [\"Hash\"]\n", "x.toml").unwrap();
         assert_eq!(config.serve.allow_options, vec!["Hash".to_owned()]);
+    }
+
+    #[test]
+    fn client_options_default_to_none_and_name_fenguard_options() {
+        assert!(Config::default().serve.client_options.is_empty());
+        let ok =
+            Config::from_toml("[serve]\nclient_options = [\"onbadposition\"]\n", "x.toml").unwrap();
+        assert_eq!(ok.serve.client_options, vec!["onbadposition".to_owned()]);
+        let err =
+            Config::from_toml("[serve]\nclient_options = [\"Hash\"]\n", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("serve.client_options"), "{err}");
+        assert!(
+            err.to_string().contains("unknown fenguard option `Hash`"),
+            "{err}"
+        );
     }
 
     #[test]

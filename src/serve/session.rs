@@ -44,7 +44,8 @@ pub(super) async fn run(
         &config.serve.allow_options,
         ctx.caps.threads,
         ctx.caps.hash_mb,
-    );
+    )
+    .with_client_options(&config.serve.client_options);
     // A closed connection is a client gone: no `uciok` is waited for after it.
     let session = spec.session(Some(guard)).with_gone_at_eof();
     let relay = match Relay::start(&spec.command, session, ctx.stderr.clone(), ctx.grace) {

@@ -31,6 +31,7 @@
 //! ```
 
 use std::collections::HashSet;
+use std::time::Instant;
 
 use bytes::Bytes;
 use serde::Deserialize;
@@ -114,7 +115,7 @@ impl Session {
     /// A GUI line that is not a UCI command: relayed byte for byte, or refused under
     /// [`Commands::Uci`]. A line in which some engine would still read a UCI command
     /// ([`hidden_command`]: `isready\0`, `x\rposition ...`) is not sent at all.
-    pub(super) fn on_other_command(&mut self, out: &mut Vec<Action>, line: Bytes) {
+    pub(super) fn on_other_command(&mut self, out: &mut Vec<Action>, line: Bytes, now: Instant) {
         if let Some(command) = hidden_command(&line) {
             let why = "a NUL or a lone \\r before a UCI command in it";
             self.not_sent(out, &line, Some(command), why);
@@ -132,11 +133,9 @@ impl Session {
             .chars()
             .take(80)
             .collect();
-        out.push(Action::Log(
-            Level::WARN,
-            format!("command not allowed: {word} (not forwarded)"),
-        ));
-        self.say(out, &format!("command not allowed: {word}"));
+        let kind = format!("command not allowed: {word}");
+        self.log_refusal(out, now, &kind, format!("{kind} (not forwarded)"));
+        self.say(out, &kind);
     }
 
     /// A GUI command that is not sent to the engine (`why`: over the line cap, a NUL byte):

@@ -59,6 +59,7 @@ impl Session {
             EngineLine::Option(opt) => {
                 self.spins.note(opt);
                 self.c960.on_engine_option(opt);
+                self.offer.on_engine_option(line, opt);
                 let line = self.guard_option(line, opt);
                 if let Some(line) = self.adapt_engine_option(line) {
                     self.forward_to_gui(out, line);
@@ -74,12 +75,19 @@ impl Session {
             }
             EngineLine::UciOk => {
                 self.gui_awaits_uciok = false;
+                self.offer.on_uciok();
                 self.timers.on_uciok(now);
                 if !self.quitting {
                     self.send_presets(out);
                 }
-                for option in self.settings.announce() {
-                    self.forward_to_gui(out, Bytes::from(option));
+                // A daemon client is shown only fenguard's options it may set.
+                let announced = super::options::OPTION_NAMES
+                    .iter()
+                    .zip(self.settings.announce());
+                for (name, option) in announced {
+                    if self.guard.as_ref().is_none_or(|g| g.allows_own(Some(name))) {
+                        self.forward_to_gui(out, Bytes::from(option));
+                    }
                 }
                 self.forward_to_gui(out, line.clone());
                 self.owed.answered(owed::Answer::Uciok);

@@ -16,7 +16,11 @@
 //! ```
 //!
 //! Rules, for a session with a guard (the stdio proxy has none):
-//! - `setoption name fenguard ...` (fenguard's own options) always passes.
+//! - `setoption name fenguard NAME ...` (fenguard's own options, which set the checks and the
+//!   log) is the operator's: it passes only when `NAME` is listed in `[serve] client_options`
+//!   ([`Guard::with_client_options`]; default none: an allowlist, so an option added later is
+//!   refused too), else it is answered `info string fenguard: option not allowed: fenguard
+//!   NAME` and the configured `[positions]` and `log.positions` hold.
 //! - Another option passes when its name matches the allowlist (ASCII case-insensitive,
 //!   whitespace runs ignored; an entry ending in `*` matches names starting with the rest),
 //!   the engine did not announce it `type string`, and its name does not contain `path` or
@@ -28,6 +32,7 @@
 //!   rewritten to the cap before the GUI sees it.
 
 use std::collections::HashSet;
+use std::time::Instant;
 
 use bytes::Bytes;
 use tracing::Level;
@@ -68,6 +73,8 @@ pub struct Guard {
     max_hash_mb: Option<u64>,
     /// Normalized names the engine announced as `type string`.
     strings: HashSet<String>,
+    /// fenguard's own options a client may set (their announced names, lowercase).
+    client_options: Vec<String>,
 }
 
 impl Guard {
@@ -79,7 +86,22 @@ impl Guard {
             max_threads,
             max_hash_mb,
             strings: HashSet::new(),
+            client_options: Vec::new(),
         }
+    }
+
+    /// This guard lets a client set fenguard's own options named in `names` (`[serve]
+    /// client_options`: names after `fenguard `, e.g. `OnBadPosition`, ASCII
+    /// case-insensitive); every other `setoption name fenguard ...` is refused.
+    pub fn with_client_options(mut self, names: &[String]) -> Guard {
+        self.client_options = names.iter().map(|n| normalize(n.as_bytes())).collect();
+        self
+    }
+
+    /// Whether a client may set fenguard's own option `name` (its name after `fenguard `, as
+    /// announced; `None`: no such option, never allowed).
+    pub fn allows_own(&self, name: Option<&str>) -> bool {
+        name.is_some_and(|n| self.client_options.contains(&n.to_ascii_lowercase()))
     }
 
     /// Whether a GUI may set the option `name` (not one of fenguard's own).
@@ -147,17 +169,23 @@ impl Session {
         out: &mut Vec<Action>,
         line: &Bytes,
         opt: &SetOption<'_>,
+        now: Instant,
     ) -> Judged {
-        let own = tokens(opt.name)
-            .next()
-            .is_some_and(|t| t.text.eq_ignore_ascii_case(b"fenguard"));
-        if own {
+        if let Some(own) = super::options::own_option(opt.name) {
+            if self.guard.as_ref().is_some_and(|g| !g.allows_own(own)) {
+                let name = match own {
+                    Some(own) => format!("fenguard {own}"),
+                    None => String::from_utf8_lossy(opt.name).into_owned(),
+                };
+                self.refuse(out, &name, now);
+                return Judged::Refused;
+            }
             return Judged::Unchanged;
         }
         let cap = self.guard.as_ref().and_then(|g| g.cap(opt.name));
         if self.guard.as_ref().is_some_and(|g| !g.allows(opt.name)) {
             let name = String::from_utf8_lossy(opt.name).into_owned();
-            self.refuse(out, &name);
+            self.refuse(out, &name, now);
             return Judged::Refused;
         }
         let (Some(value), Some(span)) = (opt.value, opt.value_span.clone()) else {
@@ -175,7 +203,8 @@ impl Session {
                 let shown: String = String::from_utf8_lossy(value).chars().take(40).collect();
                 let text =
                     format!("bad value for spin option {name}: `{shown}` ({why}); not forwarded");
-                out.push(Action::Log(Level::WARN, text.clone()));
+                let kind = format!("bad value for spin option {name}");
+                self.log_refusal(out, now, &kind, text.clone());
                 self.say(out, &text);
                 return Judged::Refused;
             }
@@ -200,10 +229,15 @@ impl Session {
     /// A `setoption` fenguard cannot read as `setoption name <id> [value <x>]`: not sent, so
     /// no option reaches the engine unjudged (Stockfish skips the second token whatever it is:
     /// `setoption nam Threads value 1e1` sets 10 threads).
-    pub(super) fn unreadable_setoption(&mut self, out: &mut Vec<Action>, line: &[u8]) {
+    pub(super) fn unreadable_setoption(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: &[u8],
+        now: Instant,
+    ) {
         let text = String::from_utf8_lossy(crate::uci::trim_uci(line)).into_owned();
         if self.guard.is_some() {
-            self.refuse(out, &text);
+            self.refuse(out, &text, now);
         } else {
             let text: String = text.chars().take(120).collect();
             let text = format!(
@@ -214,13 +248,12 @@ impl Session {
         }
     }
 
-    fn refuse(&self, out: &mut Vec<Action>, name: &str) {
+    /// Refuses option `name`: the GUI is told each time, the log sums them (`refusals.rs`).
+    fn refuse(&mut self, out: &mut Vec<Action>, name: &str, now: Instant) {
         let name: String = name.chars().take(80).collect();
-        out.push(Action::Log(
-            Level::WARN,
-            format!("option not allowed: {name} (not forwarded)"),
-        ));
-        self.say(out, &format!("option not allowed: {name}"));
+        let kind = format!("option not allowed: {name}");
+        self.log_refusal(out, now, &kind, format!("{kind} (not forwarded)"));
+        self.say(out, &kind);
     }
 
     /// An engine `option` line (`line`, read as `opt`) under the guard (see [`Guard`]);
@@ -230,200 +263,5 @@ impl Session {
             Some(guard) => guard.engine_option(line, opt),
             None => line.clone(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::Instant;
-
-    use super::*;
-    use crate::session::Input;
-
-    fn b(s: &'static [u8]) -> Bytes {
-        Bytes::from_static(s)
-    }
-
-    /// A session without a position log (each `setoption` would have its `option` record).
-    fn unlogged() -> Session {
-        let settings = crate::session::Settings {
-            log_positions: false,
-            ..Default::default()
-        };
-        Session::with_settings(false, settings)
-    }
-
-    fn guarded() -> Session {
-        let allow: Vec<String> = DEFAULT_ALLOW.iter().map(|s| (*s).to_owned()).collect();
-        unlogged().with_guard(Guard::new(&allow, Some(4), Some(256)))
-    }
-
-    fn to_gui(text: &str) -> Action {
-        Action::ToGui(Bytes::from(format!("{text}\n")))
-    }
-
-    #[test]
-    fn refused_option_is_answered_and_not_forwarded() {
-        let mut s = guarded();
-        let out = s.handle(
-            Input::GuiLine(b(b"setoption name Debug Log File value /tmp/x\n")),
-            Instant::now(),
-        );
-        let engine: Vec<_> = out
-            .iter()
-            .filter(|a| matches!(a, Action::ToEngine(_)))
-            .collect();
-        assert!(engine.is_empty(), "{out:?}");
-        assert!(out.contains(&to_gui(
-            "info string fenguard: option not allowed: Debug Log File"
-        )));
-    }
-
-    #[test]
-    fn session_goes_on_after_a_refusal() {
-        let mut s = guarded();
-        s.handle(
-            Input::GuiLine(b(b"setoption name EvalFile value nn.bin\n")),
-            Instant::now(),
-        );
-        assert_eq!(
-            s.handle(Input::GuiLine(b(b"isready\n")), Instant::now()),
-            vec![Action::ToEngine(b(b"isready\n"))]
-        );
-    }
-
-    #[test]
-    fn allowed_option_is_forwarded_unchanged() {
-        let mut s = guarded();
-        let line = b(b"setoption name multipv value 3\n");
-        assert_eq!(
-            s.handle(Input::GuiLine(line.clone()), Instant::now()),
-            vec![Action::ToEngine(line)]
-        );
-    }
-
-    #[test]
-    fn uci_prefix_allows_uci_options_but_not_paths() {
-        let mut s = guarded();
-        let line = b(b"setoption name UCI_ShowWDL value true\n");
-        assert_eq!(
-            s.handle(Input::GuiLine(line.clone()), Instant::now()),
-            vec![Action::ToEngine(line)]
-        );
-        let out = s.handle(
-            Input::GuiLine(b(b"setoption name UCI_ShredderbasesPath value /\n")),
-            Instant::now(),
-        );
-        assert_eq!(
-            out,
-            vec![
-                Action::Log(
-                    Level::WARN,
-                    "option not allowed: UCI_ShredderbasesPath (not forwarded)".to_owned()
-                ),
-                to_gui("info string fenguard: option not allowed: UCI_ShredderbasesPath"),
-            ]
-        );
-    }
-
-    #[test]
-    fn option_the_engine_announced_as_string_is_refused() {
-        let mut s = guarded();
-        s.handle(
-            Input::EngineLine(b(b"option name UCI_Opponent type string default\n")),
-            Instant::now(),
-        );
-        let out = s.handle(
-            Input::GuiLine(b(b"setoption name UCI_Opponent value GM Carlsen\n")),
-            Instant::now(),
-        );
-        assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))));
-    }
-
-    #[test]
-    fn threads_above_the_cap_are_clamped_with_a_note() {
-        let mut s = guarded();
-        let out = s.handle(
-            Input::GuiLine(b(b"setoption name Threads value 64\n")),
-            Instant::now(),
-        );
-        assert_eq!(
-            out,
-            vec![
-                Action::Log(
-                    Level::INFO,
-                    "Threads clamped to 4 (server limit; asked 64)".to_owned()
-                ),
-                Action::ToEngine(b(b"setoption name Threads value 4\n")),
-                // fenguard's own line goes out after what the command sent (the owed queue).
-                to_gui("info string fenguard: Threads clamped to 4 (server limit; asked 64)"),
-            ]
-        );
-    }
-
-    #[test]
-    fn hash_within_the_cap_is_untouched() {
-        let mut s = guarded();
-        let line = b(b"setoption name Hash value 128\n");
-        assert_eq!(
-            s.handle(Input::GuiLine(line.clone()), Instant::now()),
-            vec![Action::ToEngine(line)]
-        );
-    }
-
-    #[test]
-    fn engine_announced_max_is_rewritten_to_the_cap() {
-        let mut s = guarded();
-        let out = s.handle(
-            Input::EngineLine(b(
-                b"option name Hash type spin default 16 min 1 max 33554432\n",
-            )),
-            Instant::now(),
-        );
-        assert_eq!(
-            out,
-            vec![Action::ToGui(b(
-                b"option name Hash type spin default 16 min 1 max 256\n"
-            ))]
-        );
-        let out = s.handle(
-            Input::EngineLine(b(
-                b"option name Threads type spin default 8 min 1 max 1024\n",
-            )),
-            Instant::now(),
-        );
-        assert_eq!(
-            out,
-            vec![Action::ToGui(b(
-                b"option name Threads type spin default 4 min 1 max 4\n"
-            ))]
-        );
-    }
-
-    #[test]
-    fn fenguard_own_options_pass_the_guard() {
-        let mut s = guarded();
-        let out = s.handle(
-            Input::GuiLine(b(b"setoption name fenguard OnInvalid value reject\n")),
-            Instant::now(),
-        );
-        assert!(
-            !out.iter().any(|a| matches!(a, Action::ToGui(_))),
-            "{out:?}"
-        );
-        assert_eq!(
-            s.settings().positions.on_invalid,
-            crate::config::OnInvalid::Reject
-        );
-    }
-
-    #[test]
-    fn without_a_guard_everything_is_forwarded() {
-        let mut s = unlogged();
-        let line = b(b"setoption name EvalFile value nn.bin\n");
-        assert_eq!(
-            s.handle(Input::GuiLine(line.clone()), Instant::now()),
-            vec![Action::ToEngine(line)]
-        );
     }
 }

@@ -63,7 +63,7 @@ impl Session {
             Some(c @ (UciCommand::Stop | UciCommand::PonderHit)) => {
                 self.on_stop(&mut out, line, c, now)
             }
-            Some(UciCommand::SetOption) => self.on_setoption(&mut out, line),
+            Some(UciCommand::SetOption) => self.on_setoption(&mut out, line, now),
             Some(UciCommand::IsReady) => {
                 self.timers.on_isready(now, self.gui_awaits_uciok);
                 self.owed.entries.push_back(Entry::Readyok { own: false });
@@ -71,6 +71,7 @@ impl Session {
             }
             Some(UciCommand::Uci) => {
                 self.c960.on_uci();
+                self.offer.on_uci();
                 self.gui_awaits_uciok = true;
                 self.shown.clear();
                 self.timers.on_uci(now);
@@ -85,7 +86,7 @@ impl Session {
             Some(UciCommand::Debug | UciCommand::Register) => {
                 self.forward_to_engine(&mut out, line)
             }
-            None => self.on_other_command(&mut out, line),
+            None => self.on_other_command(&mut out, line, now),
         }
         self.queue_own_writes(&mut out, at);
         self.release(&mut out, now);

@@ -13,10 +13,13 @@
 //!
 //! Notes are logged only.
 
+use std::time::Instant;
+
 use bytes::Bytes;
 use tracing::Level;
 
 use super::guard::Judged;
+use super::offer::NotOffered;
 use super::position::{ENABLE_CHESS960, Outcome};
 use super::record::{Event, PositionRecord, Verdict};
 use super::{Action, Session};
@@ -164,31 +167,38 @@ impl Session {
     /// A GUI `setoption` (canonical), read once: judged by the guard ([`super::guard`]), then
     /// fenguard's own options are applied and not forwarded; a `UCI_Chess960` value is noted
     /// and forwarded; anything else is forwarded.
-    pub(super) fn on_setoption(&mut self, out: &mut Vec<Action>, line: Bytes) {
+    pub(super) fn on_setoption(&mut self, out: &mut Vec<Action>, line: Bytes, now: Instant) {
         let Some(line) = self.adapt_setoption(out, line) else {
             return;
         };
         let Some(opt) = parse_setoption(&line) else {
-            self.unreadable_setoption(out, &line);
+            self.unreadable_setoption(out, &line, now);
             return;
         };
-        match self.judge_setoption(out, &line, &opt) {
+        match self.judge_setoption(out, &line, &opt, now) {
             Judged::Refused => {}
             Judged::Unchanged => {
                 self.timers.slow_pending = true;
-                self.apply_setoption(out, &line, &opt);
+                self.apply_setoption(out, &line, &opt, now);
             }
             Judged::Edited(edited) => {
                 self.timers.slow_pending = true;
                 if let Some(opt) = parse_setoption(&edited) {
-                    self.apply_setoption(out, &edited, &opt);
+                    self.apply_setoption(out, &edited, &opt, now);
                 }
             }
         }
     }
 
-    /// A judged `setoption` (`line`, read as `opt`): applied, noted and forwarded.
-    fn apply_setoption(&mut self, out: &mut Vec<Action>, line: &Bytes, opt: &SetOption<'_>) {
+    /// A judged `setoption` (`line`, read as `opt`): applied, noted and forwarded (a variant
+    /// the engine does not offer changes no rules, and in a daemon session is not forwarded).
+    fn apply_setoption(
+        &mut self,
+        out: &mut Vec<Action>,
+        line: &Bytes,
+        opt: &SetOption<'_>,
+        now: Instant,
+    ) {
         match self.settings.apply(opt) {
             Ok(Some(done)) => {
                 out.push(Action::Log(Level::INFO, done));
@@ -201,10 +211,28 @@ impl Session {
             }
             Ok(None) => {}
         }
-        if let Some(rules) = super::variant::selected_by(opt, &self.rules) {
-            self.select_rules(out, rules);
-        }
         let mut sent = line.clone();
+        if let Some(rules) = super::variant::selected_by(opt, &self.rules) {
+            match self.offer.offers(opt) {
+                Ok(value) => {
+                    self.select_rules(out, rules);
+                    // The engine gets the value fenguard acts on, as the engine spells it.
+                    if let Some(span) = opt.value_span.clone()
+                        && line[span.clone()] != *value.as_bytes()
+                    {
+                        let edit = [(span, value.into_bytes())];
+                        sent = Bytes::from(splice(line, &edit).into_owned());
+                    }
+                }
+                Err(why) => {
+                    self.variant_not_offered(out, opt, &rules, why, now);
+                    // Unknown: the engine may play it, fenguard could not judge it.
+                    if self.guard.is_some() || why == NotOffered::Unknown {
+                        return;
+                    }
+                }
+            }
+        }
         if opt.name_is("UCI_Chess960") {
             match (opt.check_value(), opt.value_span.clone()) {
                 (Some(value), Some(span)) => {

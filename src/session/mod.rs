@@ -33,8 +33,9 @@
 //! Beside the phase, the session keeps one timer table (`timers.rs`: the `uciok`, `readyok`
 //! and `bestmove` deadlines and the marks they are judged by), one inbox of GUI lines that
 //! cannot be handled yet (`inbox.rs`: waiting for the engine's `uciok`, or held while it
-//! restarts), one queue of the replies the GUI is owed (`owed.rs`), and what a restart
-//! restores (`restart.rs`).
+//! restarts), one queue of the replies the GUI is owed (`owed.rs`), what a restart
+//! restores (`restart.rs`), what the engine announced that decides the rules (`offer.rs`) and
+//! the refusals summed for the log (`refusals.rs`).
 //!
 //! # One line, one reading
 //!
@@ -80,6 +81,7 @@ mod hang;
 mod identity;
 mod inbox;
 mod intercept;
+pub mod offer;
 mod option_blame;
 pub mod options;
 mod overlong;
@@ -91,6 +93,7 @@ pub mod position_memo;
 mod presets;
 mod quit;
 mod record;
+mod refusals;
 mod replay;
 pub mod restart;
 mod search;
@@ -106,6 +109,7 @@ pub use chess960::Chess960State;
 pub use commands::Commands;
 pub use guard::Guard;
 pub use hang::OUTPUT_GRACE;
+pub use offer::EngineOffer;
 pub use options::Settings;
 pub use phase::Phase;
 pub use record::{
@@ -278,6 +282,10 @@ pub struct Session {
     rules: variant::Rules,
     /// The `variant-not-checked` note was recorded for the current unchecked variant.
     variant_noted: bool,
+    /// What the engine announced that decides the rules (`offer.rs`).
+    offer: offer::EngineOffer,
+    /// Refused GUI lines summed for `fenguard.log` (`refusals.rs`).
+    refusals: refusals::Refusals,
     /// Whole lines to the GUI: own lines wait while an engine line is half relayed.
     gui_stream: gui_stream::GuiStream,
     /// What a restart restores, and how many there were (`restart.rs`).
@@ -332,6 +340,8 @@ impl Session {
             timers: timers::Timers::new(&policy),
             rules: variant::Rules::Chess,
             variant_noted: false,
+            offer: offer::EngineOffer::default(),
+            refusals: refusals::Refusals::default(),
             gui_stream: gui_stream::GuiStream::default(),
             restart: restart::Restart::new(policy),
             gui_awaits_uciok: false,
@@ -348,7 +358,7 @@ impl Session {
 
     /// The one entry point: `input` happened at `now`; gives what the shell must do, in order.
     pub fn handle(&mut self, input: Input, now: Instant) -> Vec<Action> {
-        match input {
+        let mut out = match input {
             Input::GuiLine(line) => {
                 let command = gui_input::command_of(&line);
                 self.gui_line(line, command, now)
@@ -372,7 +382,9 @@ impl Session {
                 Vec::new()
             }
             Input::Tick => self.tick(now),
-        }
+        };
+        self.sum_refusals(&mut out, now);
+        out
     }
 
     /// Where the engine is.
@@ -388,6 +400,11 @@ impl Session {
     /// The game rules in force (chess, or a variant passed through unchecked).
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// What the engine announced that decides the rules ([`EngineOffer`]).
+    pub fn offer(&self) -> &EngineOffer {
+        &self.offer
     }
 
     /// The current Chess960 state.

@@ -124,21 +124,8 @@ impl Settings {
     /// A message naming the option and the values it takes, for an unknown `fenguard` option
     /// or a bad value.
     pub fn apply(&mut self, opt: &SetOption<'_>) -> Result<Option<String>, String> {
-        let mut toks = tokens(opt.name);
-        if !toks
-            .next()
-            .is_some_and(|t| t.text.eq_ignore_ascii_case(b"fenguard"))
-        {
+        let Some(name) = own_option(opt.name) else {
             return Ok(None);
-        }
-        let rest: Vec<&[u8]> = toks.map(|t| t.text).collect();
-        let name = match rest.as_slice() {
-            [old] if old.eq_ignore_ascii_case(b"OnInvalid") => Some(NAMES[0]),
-            [one] => NAMES
-                .iter()
-                .find(|n| n.as_bytes().eq_ignore_ascii_case(one))
-                .copied(),
-            _ => None,
         };
         let Some(name) = name else {
             return Err(format!(
@@ -182,6 +169,41 @@ impl Settings {
         Ok(Some(format!("fenguard {name} set to {value}")))
     }
 }
+
+/// The option `name` of a `setoption` read as one of fenguard's: `None` when its first token
+/// is not `fenguard`; `Some(None)` for a `fenguard ...` name that is none of [`OPTION_NAMES`];
+/// else the option's name as announced (`OnInvalid` reads as `OnBadPosition`), matched ASCII
+/// case-insensitively.
+///
+/// ```
+/// use fenguard::session::options::own_option;
+///
+/// assert_eq!(own_option(b"FENGUARD  oninvalid"), Some(Some("OnBadPosition")));
+/// assert_eq!(own_option(b"fenguard Nope"), Some(None));
+/// assert_eq!(own_option(b"Hash"), None);
+/// ```
+pub fn own_option(name: &[u8]) -> Option<Option<&'static str>> {
+    let mut toks = tokens(name);
+    if !toks
+        .next()
+        .is_some_and(|t| t.text.eq_ignore_ascii_case(b"fenguard"))
+    {
+        return None;
+    }
+    let rest: Vec<&[u8]> = toks.map(|t| t.text).collect();
+    Some(match rest.as_slice() {
+        [old] if old.eq_ignore_ascii_case(b"OnInvalid") => Some(NAMES[0]),
+        [one] => NAMES
+            .iter()
+            .find(|n| n.as_bytes().eq_ignore_ascii_case(one))
+            .copied(),
+        _ => None,
+    })
+}
+
+/// fenguard's own option names (after `fenguard `), in announcement order: the names
+/// `[serve] client_options` takes.
+pub const OPTION_NAMES: [&str; 7] = NAMES;
 
 /// A combo value read as the configuration file reads it (the `[positions]` enums'
 /// lowercase serde names), so the UCI option and the config key accept the same words.

@@ -1,6 +1,13 @@
 //! Which game rules the session applies (SPEC section 10): set by the GUI's `setoption name
 //! UCI_Variant value V`, or by a cutechess-style check option such as `UCI_CapaRandom` /
-//! `UCI_Giveaway` set `true`.
+//! `UCI_Giveaway` set `true`, when the engine offers it (`offer.rs`, SPEC 12: the engine
+//! announced `UCI_Variant` with that `var`, or that check option). A selection the engine
+//! does not offer changes nothing: the GUI gets `info string fenguard: variant V not offered
+//! by the engine (...): positions are judged as chess` (the rules in force), and the line goes
+//! on to the engine in the stdio proxy (which answers `No such option` itself) but not in a
+//! daemon session, nor before the engine's first `uciok` (its options unknown, fenguard could
+//! not judge what it would play). An offered value goes out as the engine spells it (its
+//! `var`; `true` / `false` for a check option).
 //!
 //! ```text
 //! setoption name UCI_Variant value chess       -> Rules::Chess (checked, as always)
@@ -17,9 +24,12 @@
 //! castling rewrite), with one `info string` and one `variant-not-checked` note per variant
 //! set. Records name the variant (all but chess).
 
+use std::time::Instant;
+
 use bytes::Bytes;
 use tracing::Level;
 
+use super::offer::NotOffered;
 use super::record::{PositionRecord, Verdict};
 use super::{Action, Session};
 use crate::fen::{Code, Diagnostic, Severity};
@@ -54,6 +64,46 @@ pub(super) fn selected_by(opt: &SetOption<'_>, current: &Rules) -> Option<Rules>
 }
 
 impl Session {
+    /// The GUI's `opt` asked for `wanted`, which the engine does not offer (`why`): the rules
+    /// stay, the GUI gets one `info string` (SPEC 10, 12). The caller forwards the line in
+    /// the stdio proxy (the engine answers it itself) and not in a daemon session.
+    pub(super) fn variant_not_offered(
+        &mut self,
+        out: &mut Vec<Action>,
+        opt: &SetOption<'_>,
+        wanted: &Rules,
+        why: NotOffered,
+        now: Instant,
+    ) {
+        let name: String = String::from_utf8_lossy(opt.name).chars().take(80).collect();
+        let value: String =
+            String::from_utf8_lossy(crate::uci::trim_uci(opt.value.unwrap_or_default()))
+                .chars()
+                .take(40)
+                .collect();
+        let reason = match why {
+            NotOffered::Unknown => "its options are not known before its uciok".to_owned(),
+            NotOffered::NoOption => format!("it announced no option {name}"),
+            NotOffered::NoVar => format!("its {name} has no var {value}"),
+        };
+        let wanted = wanted.record_name().unwrap_or_else(|| "chess".to_owned());
+        let judged = self
+            .rules
+            .record_name()
+            .unwrap_or_else(|| "chess".to_owned());
+        let sent = if self.guard.is_some() || why == NotOffered::Unknown {
+            "; not forwarded"
+        } else {
+            ""
+        };
+        let text = format!(
+            "variant {wanted} not offered by the engine ({reason}): positions are judged as {judged}{sent}"
+        );
+        let kind = format!("variant not offered: {name}");
+        self.log_refusal(out, now, &kind, text.clone());
+        self.say(out, &text);
+    }
+
     /// The GUI selected `rules` (its `setoption` is forwarded by the caller): one `info string`
     /// when an unchecked variant is newly selected.
     pub(super) fn select_rules(&mut self, out: &mut Vec<Action>, rules: Rules) {

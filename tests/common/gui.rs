@@ -87,6 +87,14 @@ impl Gui {
         Some(Gui::new(proxy, dir))
     }
 
+    /// fenguard in front of Fairy-Stockfish (no config); `None` when it is missing outside CI.
+    pub fn fairy(name: &str) -> Option<Gui> {
+        let engine = require_fairy()?;
+        let dir = test_dir(name);
+        let proxy = Proxy::start(&dir, &["--", engine.to_str()?], &[]);
+        Some(Gui::new(proxy, dir))
+    }
+
     /// [`Gui::stockfish`] after `uci` and `isready`.
     pub fn stockfish_ready(name: &str, toml: &str) -> Option<Gui> {
         let mut gui = Gui::stockfish(name, toml)?;

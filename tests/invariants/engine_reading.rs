@@ -20,7 +20,8 @@
 //!   fenguard judged (the value in canonical decimal when it is a spin); a `position`'s FEN and
 //!   moves are the record's `fen_out` / `moves_out` (or, forwarded invalid, its `moves_in`);
 //! - under the daemon's guard: only UCI commands reach the engine, never an option outside the
-//!   allowlist, and `Threads` / `Hash` only as plain decimals within the caps.
+//!   allowlist, and `Threads` / `Hash` only as plain decimals within the caps;
+//! - (`engine_rules.rs`) the rules fenguard judges by are the rules the engine plays.
 //!
 //! Shared by `tests/props_session.rs` and the `guard_reading` fuzz target.
 
@@ -29,7 +30,7 @@ use std::time::Instant;
 
 use fenguard::session::Input as SessionInput;
 use fenguard::session::{Action, Commands, Event, Guard, PositionRecord, Session, Verdict};
-use fenguard::uci::{UciCommand, command_word, parse_setoption, tokens};
+use fenguard::uci::{UciCommand, command_word, parse_check_value, parse_setoption, tokens};
 
 /// The caps of the guarded sessions checked here.
 pub const MAX_THREADS: i64 = 2;
@@ -61,7 +62,7 @@ fn is_uci_word(token: Option<&Vec<u8>>) -> bool {
 }
 
 /// Stockfish's `setoption`: (name, value) as it builds them.
-fn stockfish_setoption(toks: &[Vec<u8>]) -> (Vec<u8>, Vec<u8>) {
+pub fn stockfish_setoption(toks: &[Vec<u8>]) -> (Vec<u8>, Vec<u8>) {
     let mut it = toks.iter().skip(2); // `setoption`, `name` (Stockfish skips the second token)
     let mut name = Vec::new();
     for t in it.by_ref() {
@@ -238,6 +239,10 @@ fn check_setoption(line: &[u8], out: &[u8], sf: &[Vec<u8>], guarded: bool) {
         if guarded && lower == "hash" {
             assert!(n <= MAX_HASH_MB, "{line:?} -> {out:?}");
         }
+    } else if lower == "uci_variant" || parse_check_value(&value).is_some() {
+        // A variant goes out as the engine spells its `var`, a check value as `true`/`false`.
+        let judged = judged_value.unwrap_or_default();
+        assert!(value.eq_ignore_ascii_case(&judged), "{line:?} -> {out:?}");
     } else if !lower.eq_ignore_ascii_case("uci_chess960") {
         assert_eq!(
             Some(value),

@@ -91,6 +91,7 @@ fn answer(line: &[u8]) -> Vec<&'static str> {
         b"uci" => vec![
             "id name Model",
             "option name UCI_Chess960 type check default false",
+            "option name UCI_Variant type combo default chess var chess var crazyhouse",
             "uciok",
         ],
         b"isready" => vec!["readyok"],

@@ -782,8 +782,28 @@ impl Driver {
                 });
                 let chess960 = parse_setoption(line)
                     .is_some_and(|o| o.name_is("UCI_Chess960") && o.check_value().is_some());
+                let selects = parse_setoption(line).is_some_and(|o| {
+                    let name = String::from_utf8_lossy(o.name);
+                    o.name_is("UCI_Variant")
+                        || name
+                            .get(..4)
+                            .is_some_and(|p| p.eq_ignore_ascii_case("uci_"))
+                            && !matches!(
+                                fenguard::variant::Variant::from_uci_name(&name[4..]),
+                                fenguard::variant::Variant::Chess
+                                    | fenguard::variant::Variant::Other(_)
+                            )
+                });
                 if own || parse_setoption(line).is_none() {
                     assert!(engine.is_empty());
+                } else if selects {
+                    // Not sent before the engine's `uciok` (its offer unknown); an offered
+                    // variant goes out as the engine spells it.
+                    assert!(engine.len() <= 1, "{line:?} became {engine:?}");
+                    assert!(
+                        engine.iter().all(|e| e.eq_ignore_ascii_case(&expected)),
+                        "{line:?} became {engine:?}"
+                    );
                 } else if chess960 {
                     // Only the check value's spelling may change (`True` -> `true`).
                     assert_eq!(engine.len(), 1);

@@ -465,7 +465,14 @@ fn pgn_of_a_crazyhouse_game_read_back_by_python_chess_equals_the_game() {
         return;
     }
     let moves = "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 P@e4 a5e5 g1f3 P@d4";
-    let mut gui = Gui::fake_ready("log-cli-pgn-zh", "");
+    let option =
+        "option name UCI_Variant type combo default chess var chess var crazyhouse var capablanca";
+    let mut gui = Gui::fake(
+        "log-cli-pgn-zh",
+        "",
+        &[("FAKE_ENGINE_EXTRA_OPTION", option)],
+    );
+    gui.handshake();
     gui.send("setoption name UCI_Variant value crazyhouse");
     gui.send(&format!("position startpos moves {moves}"));
     gui.send("setoption name UCI_Variant value capablanca");

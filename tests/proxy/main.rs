@@ -12,6 +12,7 @@ mod common;
 mod serve_support;
 
 mod broker_stockfish;
+mod guard_rules_stockfish;
 mod guard_stockfish;
 mod gui_parsers;
 mod order_replies;

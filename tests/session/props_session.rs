@@ -60,6 +60,8 @@ const GUI_LINES: &[&str] = &[
 const ENGINE_LINES: &[&str] = &[
     "id name Stockfish 15.1",
     "option name UCI_Chess960 type check default false",
+    "option name UCI_Variant type combo default chess var chess var crazyhouse var capablanca",
+    "option name UCI_CapaRandom type check default false",
     "uciok",
     "readyok",
     "info string NNUE evaluation using nn-ad9b42354671.nnue enabled",
@@ -256,6 +258,8 @@ fn session_order_corpus_keeps_the_reply_order() {
 
 #[path = "../invariants/engine_reading.rs"]
 mod engine_reading;
+#[path = "../invariants/engine_rules.rs"]
+mod engine_rules;
 
 /// Words a hostile GUI line is made of: the UCI commands and their keywords, Stockfish's own
 /// commands, file options, number spellings, FEN fields, moves, and single odd bytes.
@@ -365,6 +369,106 @@ proptest! {
         let mut s = engine_reading::session(guarded, commands);
         for line in &lines {
             engine_reading::check_line(&mut s, line, guarded, commands);
+        }
+    }
+}
+
+/// `UCI_Variant` values an engine may announce (as spelled) and a GUI may send.
+const VARS: &[&str] = &[
+    "chess",
+    "horde",
+    "crazyhouse",
+    "Crazyhouse",
+    "antichess",
+    "capablanca",
+    "caparandom",
+    "shogi",
+    "loop",
+    "3check",
+];
+/// Check options an engine may announce.
+const CHECKS: &[&str] = &[
+    "UCI_Horde",
+    "UCI_CapaRandom",
+    "UCI_Giveaway",
+    "UCI_AnalyseMode",
+    "UCI_Chess960",
+];
+
+/// A `setoption` that may select a variant, spelled in any case with any separators.
+fn variant_setoption() -> impl Strategy<Value = Vec<u8>> {
+    let names = &[
+        "UCI_Variant",
+        "uci_variant",
+        "UCI_VARIANT",
+        "UCI_Horde",
+        "uci_horde",
+        "UCI_CapaRandom",
+        "UCI_Giveaway",
+        "UCI_Crazyhouse",
+        "UCI_AnalyseMode",
+    ][..];
+    let values = &[
+        "horde",
+        "Horde",
+        "HORDE",
+        "crazyhouse",
+        "CRAZYHOUSE",
+        "chess",
+        "xyz",
+        "shogi",
+        "capablanca",
+        "caparandom",
+        "loop",
+        "3check",
+        "true",
+        "True",
+        "false",
+        "FALSE",
+        "",
+    ][..];
+    let sep = proptest::sample::select(&[" ", "\t", "  ", " \x0b"][..]);
+    (
+        proptest::sample::select(names),
+        proptest::sample::select(values),
+        sep,
+    )
+        .prop_map(|(name, value, sep)| {
+            format!("setoption{sep}name{sep}{name}{sep}value{sep}{value}\n").into_bytes()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// SPEC 12: the rules fenguard judges by are the rules the engine plays, for random
+    /// option announcements (a `UCI_Variant` combo with some `var`s or none, some check
+    /// options, a handshake finished or not) and random `setoption` lines, in the stdio proxy
+    /// and under the daemon's guard. A king-less position under chess never reaches it.
+    #[test]
+    fn the_rules_fenguard_judges_by_are_the_rules_the_engine_announced(
+        vars in proptest::option::of(proptest::sample::subsequence(VARS, 0..VARS.len())),
+        checks in proptest::sample::subsequence(CHECKS, 0..CHECKS.len()),
+        uciok in proptest::bool::weighted(0.85),
+        guarded in any::<bool>(),
+        lines in proptest::collection::vec(variant_setoption(), 1..8),
+    ) {
+        let mut engine = engine_rules::EngineVariant::new(
+            vars.map(|v| v.iter().map(|s| (*s).to_owned()).collect()),
+            checks.iter().map(|s| (*s).to_owned()).collect(),
+        );
+        let mut s = engine_rules::announced_session(guarded, &engine, uciok);
+        for line in &lines {
+            engine_rules::check_rules(&mut s, &mut engine, line);
+        }
+        if engine.rules == fenguard::rules::Rules::Chess {
+            let out = s.handle(
+                SessionInput::GuiLine(Bytes::from_static(
+                    b"position fen 8/8/8/8/8/8/8/8 w - - 0 1\n",
+                )),
+                std::time::Instant::now(),
+            );
+            prop_assert!(!out.iter().any(|a| matches!(a, Action::ToEngine(_))), "{out:?}");
         }
     }
 }

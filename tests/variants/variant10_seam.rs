@@ -75,6 +75,10 @@ fn the_proxy_plays_it() {
         &[
             ("FAKE_ENGINE_RECORD", record.to_str().unwrap()),
             ("FAKE_ENGINE_BESTMOVE", "f8c8"),
+            (
+                "FAKE_ENGINE_EXTRA_OPTION",
+                "option name UCI_Variant type combo default chess var chess var seam10",
+            ),
         ],
     );
     // f1h1 is the kingside castle of the entry (king f1 to h1, rook j1 to g1); black answers

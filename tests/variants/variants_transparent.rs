@@ -74,9 +74,21 @@ fn loop_drop_reaches_fairy_stockfish_unchanged() {
 #[test]
 fn cutechess_check_option_selects_a_modelled_variant_for_the_fake_engine() {
     let dir = test_dir("variant-caparandom-fake");
-    let mut proxy = Proxy::fake(&dir, &[]);
+    let record = dir.join("engine-input");
+    // The engine announces the check option (SPEC 12: only then does it select the variant).
+    let mut proxy = Proxy::start(
+        &dir,
+        &["--", common::FAKE_ENGINE],
+        &[
+            ("FAKE_ENGINE_RECORD", record.to_str().unwrap()),
+            (
+                "FAKE_ENGINE_EXTRA_OPTION",
+                "option name UCI_CapaRandom type check default false",
+            ),
+        ],
+    );
     proxy.send(
-        b"setoption name UCI_CapaRandom value true\n\
+        b"uci\nsetoption name UCI_CapaRandom value true\n\
           position startpos moves e2e4\ngo depth 1\nisready\n",
     );
     let out = proxy.wait_for("readyok\n");

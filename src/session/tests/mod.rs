@@ -4,10 +4,13 @@ mod adapter;
 mod basic;
 mod chess960;
 mod engine_end;
+mod guard;
 mod guard_reading;
 mod handshake;
 mod hostile;
 mod inputs;
+mod offer;
+mod operator;
 mod option_blame;
 mod options;
 mod order;
@@ -125,4 +128,23 @@ pub(super) fn engine_offering_chess960(s: &mut Session) {
     gui(s, "uci");
     engine(s, "option name UCI_Chess960 type check default false");
     engine(s, "uciok");
+}
+
+/// Fairy-Stockfish 11.1 LB's `UCI_Variant` announcement (Debian's `fairy-stockfish`), with
+/// `atomic` added (a later build's): every variant the tests play.
+pub(super) const FAIRY_VARIANTS: &str = "option name UCI_Variant type combo default chess var 3check var 5check var ai-wok var almost var amazon var antichess var asean var atomic var breakthrough var bughouse var cambodian var capablanca var capahouse var caparandom var centaur var chancellor var chess var chessgi var chigorin var clobber var clobber10 var codrus var courier var crazyhouse var dobutsu var embassy var euroshogi var extinction var fairy var fischerandom var gardner var giveaway var gorogoro var gothic var grand var hoppelpoppel var horde var janggi var janggicasual var janggimodern var janggitraditional var janus var jesonmor var judkins var karouk var kinglet var kingofthehill var knightmate var koedem var kyotoshogi var loop var losalamos var losers var makpong var makruk var manchu var micro var mini var minishogi var minixiangqi var modern var newzealand var nocastle var normal var placement var pocketknight var racingkings var seirawan var shako var shatar var shatranj var shogi var shouse var sittuyin var suicide var supply var threekings var xiangqi";
+
+/// After `uci`, the engine announces `options` (whole `option` lines), then `uciok`.
+pub(super) fn engine_announcing(s: &mut Session, options: &[&str]) {
+    gui(s, "uci");
+    for option in options {
+        engine(s, option);
+    }
+    engine(s, "uciok");
+}
+
+/// A session whose engine offers Fairy-Stockfish's variants (after `uci`), not
+/// `UCI_Chess960`.
+pub(super) fn engine_offering_variants(s: &mut Session) {
+    engine_announcing(s, &[FAIRY_VARIANTS]);
 }

@@ -11,6 +11,7 @@ const ZH_START: &str = "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR
 
 fn unmodelled() -> Session {
     let mut s = Session::new(false);
+    super::engine_offering_variants(&mut s);
     let set = gui(&mut s, "setoption name UCI_Variant value loop");
     assert_eq!(to_engine(&set), ["setoption name UCI_Variant value loop\n"]);
     assert_eq!(to_gui(&set), [NOT_CHECKED]);
@@ -67,6 +68,13 @@ fn unmodelled_variant_startpos_is_not_judged_as_the_chess_start() {
 #[test]
 fn cutechess_check_option_selects_and_clears_a_variant() {
     let mut s = Session::new(false);
+    super::engine_announcing(
+        &mut s,
+        &[
+            "option name UCI_CapaRandom type check default false",
+            "option name UCI_Giveaway type check default false",
+        ],
+    );
     gui(&mut s, "setoption name UCI_CapaRandom value true");
     assert_eq!(
         s.rules(),

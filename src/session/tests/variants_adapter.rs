@@ -7,6 +7,7 @@ use super::{codes, engine, gui, position_record, search_records, to_engine, to_g
 /// A session playing `variant` (set by `UCI_Variant`).
 fn playing(variant: &str) -> Session {
     let mut s = Session::new(false);
+    super::engine_offering_variants(&mut s);
     gui(
         &mut s,
         &format!("setoption name UCI_Variant value {variant}"),

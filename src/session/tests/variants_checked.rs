@@ -9,6 +9,7 @@ use super::{codes, engine, gui, position_record, search_records, to_engine, to_g
 /// A session playing `variant` (set by `UCI_Variant`).
 fn playing(variant: &str) -> Session {
     let mut s = Session::new(false);
+    super::engine_offering_variants(&mut s);
     let set = gui(
         &mut s,
         &format!("setoption name UCI_Variant value {variant}"),
@@ -230,7 +231,13 @@ fn missing_promotion_is_repaired_on_a_10x8_board() {
 #[test]
 fn detect_mode_switches_the_engine_for_a_10x8_position_and_translates() {
     let mut s = super::session_with(|c| c.chess960 = crate::config::Chess960Mode::Detect);
-    super::engine_offering_chess960(&mut s);
+    super::engine_announcing(
+        &mut s,
+        &[
+            "option name UCI_Chess960 type check default false",
+            super::FAIRY_VARIANTS,
+        ],
+    );
     gui(&mut s, "setoption name UCI_Variant value capablanca");
     // The king on e1/e8 is off capablanca's f-file: castling needs Chess960.
     let fen = "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1";
