@@ -180,3 +180,45 @@ fn movetime_is_judged_on_the_median() {
     assert!(d.contains("at least 1002 ms"), "{d}");
     assert_eq!(movetime_verdict(500, &[200, 250, 300]).0, Status::Warn);
 }
+
+#[test]
+fn an_illegal_listed_move_and_a_missing_one_are_named_when_the_totals_agree() {
+    let root = start();
+    let ours = divide(&root, 2, Notation::Standard);
+    let mut theirs = ours.clone();
+    theirs.push(("z9z9".into(), 0));
+    let diff = compare_divide(&root, Notation::Standard, &ours, &theirs);
+    assert_eq!(diff.extra, ["z9z9"]);
+    assert!(diff.missing.is_empty() && diff.wrong.is_empty());
+    let mut theirs = ours.clone();
+    let (gone, n) = theirs.pop().unwrap();
+    theirs[0].1 += n;
+    let diff = compare_divide(&root, Notation::Standard, &ours, &theirs);
+    assert_eq!(diff.missing, [gone]);
+    assert_eq!(diff.wrong.len(), 1);
+}
+
+#[test]
+fn a_king_to_target_castle_under_chess960_is_named() {
+    // The inner rook on b1: O-O-O is `e1b1`; `e1c1` is the king's target square.
+    let g = game("rr2k3/8/8/8/8/8/8/RR2K3 w Bb - 0 1");
+    let ours = divide(&g, 1, Notation::Chess960);
+    assert!(ours.iter().any(|(m, _)| m == "e1b1"), "{ours:?}");
+    let theirs: Vec<(String, u64)> = ours
+        .iter()
+        .map(|(m, n)| {
+            (
+                if m == "e1b1" {
+                    "e1c1".into()
+                } else {
+                    m.clone()
+                },
+                *n,
+            )
+        })
+        .collect();
+    let diff = compare_divide(&g, Notation::Chess960, &ours, &theirs);
+    assert!(!diff.is_empty(), "{diff:?}");
+    let text = crate::doctor::movegen::diff_text(&diff, Notation::Chess960);
+    assert!(text.contains("e1c1"), "{text}");
+}
