@@ -42,7 +42,32 @@ pub fn text(report: &Report) -> String {
         m.mode, m.seconds, m.pass, m.warn, m.fail, m.skip
     );
     for c in report.checks.iter().filter(|c| c.status == Status::Fail) {
-        let _ = writeln!(s, "  fail {}: {}", c.id, c.detail);
+        let known = if c.baseline == Some(super::report::Baseline::Known) {
+            " (known: in the baseline)"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "  fail {}{known}: {}", c.id, c.detail);
+    }
+    let demoted = report.checks.iter().filter(|c| c.demoted).count();
+    if demoted > 0 {
+        let _ = writeln!(
+            s,
+            "fails of {} only fail the run (--fail-on): {demoted} other fails reported as warns",
+            m.fail_on.join(", ")
+        );
+    }
+    if let Some(b) = &m.baseline {
+        let _ = writeln!(
+            s,
+            "baseline {}: {} known fails, {} new ({}), {} fixed ({})",
+            b.file,
+            b.known.len(),
+            b.new.len(),
+            b.new.join(", "),
+            b.fixed.len(),
+            b.fixed.join(", ")
+        );
     }
     if !m.not_survived.is_empty() {
         let _ = writeln!(

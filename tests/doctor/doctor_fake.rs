@@ -134,7 +134,8 @@ fn movetime_overshoot_is_reported_as_a_number() {
         run.flagged()
     );
     let detail = run.check("search.movetime")["detail"].as_str().unwrap();
-    assert!(detail.contains("overshoot median 10"), "{detail}");
+    // The fault adds 1000 ms: a lower bound only (a loaded machine adds more).
+    assert!(detail.contains("fail: p90 above 50 ms"), "{detail}");
 }
 
 #[test]
