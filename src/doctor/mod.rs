@@ -17,6 +17,7 @@
 //! controls (`--fail-on`, `--skip`, `--baseline`) are [`controls`]'.
 
 pub mod cases;
+pub mod castling;
 pub mod controls;
 pub mod driver;
 pub mod engine;

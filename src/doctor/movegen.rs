@@ -72,6 +72,13 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
             Notation::Standard,
         ));
     }
+    ctx.fresh(&[]);
+    out.push(super::castling::castle_played(
+        ctx,
+        "movegen",
+        &super::castling::STANDARD_CASTLES,
+        Notation::Standard,
+    ));
     out
 }
 

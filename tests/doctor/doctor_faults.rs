@@ -101,6 +101,15 @@ fn a_king_to_target_castle_under_chess960_fails_the_chess960_perft_by_name() {
         "fail"
     );
     assert!(d.contains("missing e1b1; extra (illegal) e1c1"), "{d}");
+    // Played: told to search the castle, it writes it king-to-target.
+    let c = run.check("chess960.castle-played");
+    assert_eq!(c["status"], "fail", "{c}");
+    let d = c["detail"].as_str().unwrap();
+    assert!(
+        d.contains("`e1c1` for the castle `e1b1` is not a legal move"),
+        "{d}"
+    );
+    assert!(d.contains("`e8c8` for the castle `e8b8`"), "{d}");
 }
 
 #[test]
@@ -315,4 +324,21 @@ fn a_movetime_overshoot_fails_on_its_p90() {
     let d = detail(&run, "search.movetime");
     assert!(d.starts_with("movetime 300 ×8: overshoot p90 "), "{d}");
     assert!(d.contains("fail: p90 above 50 ms"), "{d}");
+}
+
+#[test]
+fn a_king_takes_rook_castle_in_standard_chess_fails_castle_played() {
+    let Some(py) = python_chess() else { return };
+    let run = doctor_faults(
+        &py,
+        &["--skip", "search", "hostile", "chess960"],
+        "castle-standard-off",
+    );
+    let c = run.check("movegen.castle-played");
+    assert_eq!(c["status"], "fail", "{c}");
+    let d = c["detail"].as_str().unwrap();
+    assert!(d.contains("the castle written `e1h1`, not `e1g1`"), "{d}");
+    assert!(d.contains("`e1a1` for `e1c1`"), "{d}");
+    // The same engine castles right under UCI_Chess960.
+    assert!(with_status(&run, "fail").contains("movegen.castle-played"));
 }
