@@ -242,3 +242,25 @@ fn missing_engine_is_exit_2_with_one_line() {
     assert!(err.contains("/nonexistent/engine"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn html_boards_have_their_svg_definitions_and_a_hostile_board_is_the_failing_line() {
+    let (code, html) = doctor_format("html", "crash-no-kings");
+    assert_eq!(code, Some(1));
+    // The boards `use` the squares and the coordinates the page defines once.
+    assert!(html.contains("fill=\"url(#sq)\""), "no board: {html}");
+    assert!(
+        html.contains("id=\"sq\"") && html.contains("id=\"c8x8\""),
+        "{html}"
+    );
+    // hostile.no-kings: the king-less position that crashed it, not the marker before it.
+    let row = html
+        .split("<tr>")
+        .find(|r| r.contains("<code>hostile.no-kings</code>"))
+        .expect("the row");
+    assert!(
+        row.contains("<figcaption>8/8/8/8/8/8/8/8 w - - 0 1"),
+        "{row}"
+    );
+    assert!(!row.contains("<figcaption>7k/8/8/8/8/8/8/K6N"), "{row}");
+}
