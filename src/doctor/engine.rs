@@ -221,6 +221,11 @@ impl Engine {
         }
     }
 
+    /// Closes the engine's stdin (it reads the end of its input).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
     /// Kills the process (if still running) and reaps it.
     pub fn kill(&mut self) {
         self.stdin = None;

@@ -24,6 +24,7 @@ pub mod engine;
 pub mod handshake;
 pub mod hostile;
 pub mod judge;
+pub mod lifecycle;
 pub mod movegen;
 pub mod render;
 pub mod report;
@@ -191,6 +192,7 @@ pub fn examine(
     }
     if !skips.group("search") {
         checks.extend(search::run(ctx));
+        checks.extend(lifecycle::run(ctx));
     }
     if skips.group("movegen") {
         ctx.fresh(&[]);

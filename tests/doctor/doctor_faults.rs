@@ -342,3 +342,22 @@ fn a_king_takes_rook_castle_in_standard_chess_fails_castle_played() {
     // The same engine castles right under UCI_Chess960.
     assert!(with_status(&run, "fail").contains("movegen.castle-played"));
 }
+
+#[test]
+fn an_engine_that_stays_after_its_input_ends_fails_search_eof() {
+    let Some(py) = python_chess() else { return };
+    let run = doctor_faults(
+        &py,
+        &["--skip", "movegen", "hostile", "chess960"],
+        "hang-eof",
+    );
+    assert_eq!(
+        with_status(&run, "fail"),
+        ids(&["search.eof"]),
+        "{:#?}",
+        run.flagged()
+    );
+    assert!(detail(&run, "search.eof").starts_with("still running 5 s after the end of its input"));
+    assert_eq!(run.check("search.quit-idle")["status"], "pass");
+    assert_eq!(run.check("search.eof")["class"], "crash");
+}
