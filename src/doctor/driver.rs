@@ -57,6 +57,8 @@ pub struct Ctx {
     pub perft: bool,
     /// Called with each check's id as it starts (the progress bar).
     pub progress: Box<dyn FnMut(&str)>,
+    /// The author's own perft positions (`--perft FEN[:DEPTH]`) and their depths.
+    pub user_perft: Vec<(super::cases::SuitePosition, u32)>,
 }
 
 /// What a `uci` handshake got.
@@ -98,6 +100,7 @@ impl Ctx {
             uci_reply: Vec::new(),
             perft: false,
             progress: Box::new(|_| {}),
+            user_perft: Vec::new(),
         })
     }
 

@@ -91,6 +91,11 @@ pub struct DoctorArgs {
     /// listed.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<std::path::PathBuf>,
+    /// Also `go perft` from your own positions (chess, `UCI_Chess960` off), each compared
+    /// move by move and divided down like the suite's: `--perft 'FEN:DEPTH'` (depth 1 to 8;
+    /// the mode's depth without it). Checks `movegen.perft-user-1`, `-2`, ...
+    #[arg(long, value_name = "FEN[:DEPTH]", num_args = 1..)]
+    pub perft: Vec<String>,
     /// The engine and its arguments.
     #[arg(last = true, required = true, value_name = "ENGINE [ARGS]")]
     pub engine: Vec<std::ffi::OsString>,
@@ -111,6 +116,17 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
         },
     };
     let skips = controls::Skips::new(&args.skip);
+    let depth = driver::Limits::new(quick).perft_depth;
+    let mut user_perft = Vec::new();
+    for arg in &args.perft {
+        match movegen::user_position(arg, depth) {
+            Ok(p) => user_perft.push(p),
+            Err(e) => {
+                eprintln!("fenguard doctor: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let path_var = std::env::var_os("PATH");
     let program = match crate::proxy::engine::resolve(&args.engine[0], path_var.as_deref()) {
         Ok(p) => p,
@@ -130,6 +146,7 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    ctx.user_perft = user_perft;
     let bar = progress();
     if let Some(bar) = bar.clone() {
         ctx.progress = Box::new(move |id| {

@@ -57,6 +57,19 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
             );
             out.push(r);
         }
+        let user = std::mem::take(&mut ctx.user_perft);
+        for (i, (p, d)) in user.iter().enumerate() {
+            let name = format!("perft-user-{}", i + 1);
+            out.push(perft_check(
+                ctx,
+                "movegen",
+                &name,
+                p,
+                *d,
+                Notation::Standard,
+            ));
+        }
+        ctx.user_perft = user;
     } else {
         out.push(CheckResult::new(
             "movegen",
@@ -153,6 +166,42 @@ fn engine_perft(ctx: &mut Ctx, position: &str, depth: u32) -> Option<super::judg
     }
     let lines: Vec<String> = r.lines.iter().map(|l| l.text()).collect();
     Some(parse_perft(&lines))
+}
+
+/// A `--perft FEN[:DEPTH]` argument as a suite position (named by its FEN) and its depth
+/// (`default` when none is given).
+///
+/// # Errors
+/// A sentence naming the argument when fenguard rejects the FEN (chess rules) or the depth
+/// is not a number from 1 to 8.
+pub fn user_position(arg: &str, default: u32) -> Result<(SuitePosition, u32), String> {
+    let (fen, depth) = match arg.rsplit_once(':') {
+        Some((fen, d)) if !d.contains(' ') => {
+            let d: u32 = d
+                .trim()
+                .parse()
+                .ok()
+                .filter(|d| (1..=8).contains(d))
+                .ok_or_else(|| {
+                    format!("--perft `{arg}`: depth `{d}` is not a number from 1 to 8")
+                })?;
+            (fen.trim(), d)
+        }
+        _ => (arg.trim(), default),
+    };
+    let line = format!("position fen {fen}");
+    let game =
+        super::cases::position_of(&crate::rules::Rules::Chess, &line, false).ok_or_else(|| {
+            format!("--perft `{arg}`: not a valid chess position (see `fenguard check '{fen}'`)")
+        })?;
+    Ok((
+        SuitePosition {
+            name: fen.to_owned(),
+            line,
+            game,
+        },
+        depth,
+    ))
 }
 
 /// Follows the first move whose count differs down to depth 1, where the move lists differ.
@@ -287,4 +336,24 @@ pub fn legality_check(
         CheckResult::new(group, name, Status::Fail, problems.join("; "))
     };
     ctx.finish(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_perft_argument_is_a_fen_and_an_optional_depth() {
+        let (p, d) = user_position("8/8/8/8/8/8/8/K6k w - - 0 1:2", 3).unwrap();
+        assert_eq!(
+            (p.line.as_str(), d),
+            ("position fen 8/8/8/8/8/8/8/K6k w - - 0 1", 2)
+        );
+        let (_, d) = user_position("8/8/8/8/8/8/8/K6k w - - 0 1", 3).unwrap();
+        assert_eq!(d, 3);
+        let e = user_position("8/8/8/8/8/8/8/K6k w - - 0 1:x", 3).unwrap_err();
+        assert!(e.contains("depth `x`"), "{e}");
+        let e = user_position("8/8/8/8/8/8/8/8 w - - 0 1", 3).unwrap_err();
+        assert!(e.contains("not a valid chess position"), "{e}");
+    }
 }

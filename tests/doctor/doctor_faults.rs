@@ -361,3 +361,37 @@ fn an_engine_that_stays_after_its_input_ends_fails_search_eof() {
     assert_eq!(run.check("search.quit-idle")["status"], "pass");
     assert_eq!(run.check("search.eof")["class"], "crash");
 }
+
+#[test]
+fn perft_from_the_authors_own_positions_is_compared_and_a_bad_fen_is_exit_2() {
+    let Some(py) = python_chess() else { return };
+    let skip = ["--skip", "search", "hostile", "chess960"];
+    let mut args = skip.to_vec();
+    args.extend(["--perft", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1:2"]);
+    let run = doctor_faults(&py, &args, "");
+    let c = run.check("movegen.perft-user-1");
+    assert_eq!(
+        (&c["status"], &c["detail"]),
+        (&"pass".into(), &"perft 2 = 568".into()),
+        "{c}"
+    );
+    let run = doctor_faults(&py, &args, "divide-missing");
+    let d = detail(&run, "movegen.perft-user-1");
+    assert!(
+        d.contains("= 568, but the divide") && d.contains("missing e1c1"),
+        "{d}"
+    );
+
+    let out = std::process::Command::new(FENGUARD)
+        .args([
+            "doctor",
+            "--perft",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "--",
+            "/bin/true",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a valid chess position"));
+}
