@@ -3,6 +3,7 @@
 //! built with fenguard's own rules.
 
 use super::judge::Expect;
+use super::report::Class;
 use crate::rules::{Game, GameRules, Rules, play_moves};
 use crate::uci::{Notation, parse_position};
 use crate::variant::Variant;
@@ -149,6 +150,9 @@ pub struct HostileCase {
     pub expect: Expect,
     /// Whether a `go depth 1` follows (position lines); otherwise only `isready`.
     pub search: bool,
+    /// The class of its failure when it is not a crash: `policy` for input UCI does not
+    /// define, `protocol` for a line UCI allows (tabs, `\r\n`, a long `moves` list).
+    pub class: Class,
 }
 
 /// A hostile class: its id (`no-kings`) and its lines.
@@ -169,6 +173,7 @@ fn refuse(line: &str) -> HostileCase {
         line: line.as_bytes().to_vec(),
         expect: Expect::Refuse { cut: None },
         search: true,
+        class: Class::Policy,
     }
 }
 
@@ -180,6 +185,11 @@ fn legal(line: &[u8], meant: &str, refusal_ok: bool) -> HostileCase {
             refusal_ok,
         },
         search: true,
+        class: if refusal_ok {
+            Class::Policy
+        } else {
+            Class::Protocol
+        },
     }
 }
 
@@ -188,6 +198,7 @@ fn survive(line: Vec<u8>) -> HostileCase {
         line,
         expect: Expect::Survive,
         search: false,
+        class: Class::Protocol,
     }
 }
 
@@ -200,6 +211,7 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
             cut: Some(chess(before)),
         },
         search: true,
+        class: Class::Policy,
     };
     let knights = "g1f3 g8f6 f3g1 f6g8 ".repeat(if quick { 1000 } else { 4000 });
     let long_moves = format!("position startpos moves {knights}e2e4");
@@ -288,6 +300,7 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
                         ignored: chess("position startpos"),
                     },
                     search: true,
+                    class: Class::Policy,
                 },
                 HostileCase {
                     line: b"position startpos moves e2e4 0000".to_vec(),
@@ -298,6 +311,7 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
                         ignored: chess("position startpos moves e2e4"),
                     },
                     search: true,
+                    class: Class::Policy,
                 },
             ],
         },
@@ -320,11 +334,16 @@ pub fn hostile_classes(quick: bool) -> Vec<HostileClass> {
         HostileClass {
             name: "whitespace",
             cases: vec![
-                legal(
-                    b"  position startpos moves e2e4",
-                    "position startpos moves e2e4",
-                    false,
-                ),
+                // Leading spaces: UCI allows white space between tokens, says nothing of
+                // before the first.
+                HostileCase {
+                    class: Class::Policy,
+                    ..legal(
+                        b"  position startpos moves e2e4",
+                        "position startpos moves e2e4",
+                        false,
+                    )
+                },
                 legal(
                     b"position\tstartpos\tmoves\te2e4",
                     "position startpos moves e2e4",

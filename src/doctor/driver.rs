@@ -37,8 +37,8 @@ impl Limits {
             readyok: Duration::from_secs(if quick { 10 } else { 30 }),
             search: Duration::from_secs(if quick { 20 } else { 120 }),
             hang: Duration::from_secs(if quick { 4 } else { 10 }),
-            movetime: if quick { 300 } else { 1000 },
-            movetime_runs: if quick { 3 } else { 5 },
+            movetime: if quick { 300 } else { 500 },
+            movetime_runs: if quick { 8 } else { 20 },
             perft_depth: if quick { 3 } else { 4 },
             quick,
         }
@@ -57,6 +57,8 @@ pub struct Ctx {
     pub perft: bool,
     /// Called with each check's id as it starts (the progress bar).
     pub progress: Box<dyn FnMut(&str)>,
+    /// The author's own perft positions (`--perft FEN[:DEPTH]`) and their depths.
+    pub user_perft: Vec<(super::cases::SuitePosition, u32)>,
 }
 
 /// What a `uci` handshake got.
@@ -68,6 +70,21 @@ pub struct Handshake {
     pub uciok: bool,
     /// How long it took.
     pub elapsed: Duration,
+    /// The error line of an engine that refused `uci` (an xboard / CECP engine).
+    pub not_uci: Option<String>,
+}
+
+/// Whether an engine line refuses the `uci` command (`Error (unknown command): uci`, as
+/// xboard engines answer it; `Illegal move: uci`, `Unknown command: uci`).
+pub fn refuses_uci(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line).to_ascii_lowercase();
+    let names_uci = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w == "uci");
+    names_uci
+        && ["error", "unknown", "illegal", "invalid"]
+            .iter()
+            .any(|w| text.contains(w))
 }
 
 impl Ctx {
@@ -83,6 +100,7 @@ impl Ctx {
             uci_reply: Vec::new(),
             perft: false,
             progress: Box::new(|_| {}),
+            user_perft: Vec::new(),
         })
     }
 
@@ -91,14 +109,25 @@ impl Ctx {
         (self.progress)(id);
     }
 
-    /// `uci` → `uciok`.
+    /// `uci` → `uciok`. An engine that answers `uci` with an error before any `id` or
+    /// `option` line (an xboard engine: `Error (unknown command): uci`) is not waited for.
     pub fn handshake(&mut self) -> Handshake {
         let t = Instant::now();
         self.engine.send(b"uci");
-        let r = self.engine.read_until_word(self.limits.uciok, "uciok");
+        let uci_seen = std::cell::Cell::new(false);
+        let r = self.engine.read_until(self.limits.uciok, |line| {
+            let word = crate::uci::command_word(line);
+            if word == b"id" || word == b"option" {
+                uci_seen.set(true);
+            }
+            word == b"uciok" || (!uci_seen.get() && refuses_uci(line))
+        });
+        let lines: Vec<String> = r.lines.iter().map(Received::text).collect();
+        let uciok = r.matched && r.last().is_some_and(|l| l.line.starts_with(b"uciok"));
         Handshake {
-            lines: r.lines.iter().map(Received::text).collect(),
-            uciok: r.matched,
+            not_uci: (r.matched && !uciok).then(|| lines.last().cloned().unwrap_or_default()),
+            lines,
+            uciok,
             elapsed: t.elapsed(),
         }
     }

@@ -7,12 +7,24 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The longest transcript line kept (longer lines are cut and marked `…`).
 const TRANSCRIPT_LINE: usize = 240;
 /// The most transcript lines a check keeps (the first half and the last half).
 const TRANSCRIPT_LINES: usize = 60;
+
+/// How many of the engine's last stderr lines a crash's transcript shows.
+const STDERR_LINES: usize = 10;
+
+/// The engine's stderr as its reader thread keeps it: the last [`STDERR_LINES`] lines not yet
+/// shown, and whether it has ended.
+#[derive(Default)]
+struct StderrTail {
+    lines: std::collections::VecDeque<String>,
+    ended: bool,
+}
 
 /// What the reader thread saw.
 enum Event {
@@ -66,12 +78,14 @@ pub struct Engine {
     events: Receiver<Event>,
     eof: bool,
     transcript: Vec<String>,
+    stderr: Arc<Mutex<StderrTail>>,
     /// When the engine was started (for the transcript's times).
     pub started: Instant,
 }
 
 impl Engine {
-    /// Starts `program` with `args`, stdin and stdout piped, stderr discarded.
+    /// Starts `program` with `args`, stdin and stdout piped; its stderr read by a thread that
+    /// keeps the last lines, shown in the transcript when the engine exits.
     ///
     /// # Errors
     /// The operating system's error when it cannot be started.
@@ -80,8 +94,13 @@ impl Engine {
             .args(&args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()?;
+        let stderr = Arc::new(Mutex::new(StderrTail::default()));
+        if let Some(pipe) = child.stderr.take() {
+            let tail = Arc::clone(&stderr);
+            std::thread::spawn(move || read_stderr(pipe, &tail));
+        }
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, events) = channel();
@@ -110,6 +129,7 @@ impl Engine {
             events,
             eof: false,
             transcript: Vec::new(),
+            stderr,
             started: Instant::now(),
         })
     }
@@ -191,6 +211,7 @@ impl Engine {
             if let Ok(Some(status)) = self.child.try_wait() {
                 let text = format!("(engine exited: {})", describe_exit(status));
                 self.note(&text);
+                self.note_stderr();
                 return Some(status);
             }
             if Instant::now() >= deadline {
@@ -200,6 +221,11 @@ impl Engine {
         }
     }
 
+    /// Closes the engine's stdin (it reads the end of its input).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
     /// Kills the process (if still running) and reaps it.
     pub fn kill(&mut self) {
         self.stdin = None;
@@ -207,6 +233,30 @@ impl Engine {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+
+    /// The engine's last stderr lines not shown yet, as notes (`# stderr: ...`); after an exit
+    /// it waits a little for the pipe's end, so that the last words are in.
+    pub fn note_stderr(&mut self) {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while !self.stderr.lock().map(|t| t.ended).unwrap_or(true) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let lines: Vec<String> = match self.stderr.lock() {
+            Ok(mut t) => t.lines.drain(..).collect(),
+            Err(_) => Vec::new(),
+        };
+        for line in lines {
+            self.record_as("# stderr:", line.as_bytes());
+        }
+    }
+
+    /// The engine's stderr lines not shown yet (the last ones), without waiting.
+    pub fn stderr_now(&self) -> Vec<String> {
+        self.stderr
+            .lock()
+            .map(|t| t.lines.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// Adds a note (`# text`) to the transcript.
@@ -226,6 +276,10 @@ impl Engine {
     }
 
     fn record(&mut self, dir: char, line: &[u8]) {
+        self.record_as(&dir.to_string(), line);
+    }
+
+    fn record_as(&mut self, dir: &str, line: &[u8]) {
         let mut text = String::from_utf8_lossy(line).into_owned();
         if text.len() > TRANSCRIPT_LINE {
             let mut end = TRANSCRIPT_LINE;
@@ -236,6 +290,32 @@ impl Engine {
         }
         let text = text.escape_debug().to_string();
         self.transcript.push(format!("{dir} {text}"));
+    }
+}
+
+/// The stderr reader: keeps the last lines, marks the end.
+fn read_stderr(pipe: std::process::ChildStderr, tail: &Mutex<StderrTail>) {
+    let mut reader = BufReader::new(pipe);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let text = line.strip_suffix(b"\n").unwrap_or(&line);
+                let text = text.strip_suffix(b"\r").unwrap_or(text);
+                if let Ok(mut t) = tail.lock() {
+                    if t.lines.len() == STDERR_LINES {
+                        t.lines.pop_front();
+                    }
+                    t.lines
+                        .push_back(String::from_utf8_lossy(text).into_owned());
+                }
+            }
+        }
+    }
+    if let Ok(mut t) = tail.lock() {
+        t.ended = true;
     }
 }
 

@@ -28,7 +28,18 @@ pub fn run(ctx: &mut Ctx, info: &mut EngineInfo) -> (Vec<CheckResult>, Vec<Optio
     info.name = field("name ");
     info.author = field("author ");
     let ms = hs.elapsed.as_millis();
-    let (status, detail) = if !hs.uciok {
+    let (status, detail) = if let Some(refusal) = &hs.not_uci {
+        ctx.engine.note_stderr();
+        (
+            Status::Fail,
+            format!(
+                "not a UCI engine (xboard/CECP?): it answered `uci` with `{refusal}` and no `id` or `option` line"
+            ),
+        )
+    } else if !hs.uciok {
+        if !ctx.engine.ended() {
+            ctx.engine.note_stderr();
+        }
         let why = if ctx.engine.ended() {
             format!("the engine ended ({})", ctx.exit_text())
         } else {
@@ -48,8 +59,11 @@ pub fn run(ctx: &mut Ctx, info: &mut EngineInfo) -> (Vec<CheckResult>, Vec<Optio
             )
         } else {
             (
-                Status::Warn,
-                format!("no `{}` before `uciok`", missing.join("`, `")),
+                Status::Fail,
+                format!(
+                    "no `{}` before `uciok` (fastchess --compliance fails it)",
+                    missing.join("`, `")
+                ),
             )
         }
     };

@@ -14,14 +14,23 @@ use crate::uci::{Notation, command_word};
 const G: &str = "hostile";
 
 /// Runs the group.
-pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
+pub fn run(ctx: &mut Ctx, skips: &super::controls::Skips) -> Vec<CheckResult> {
     ctx.fresh(&[]);
     let marker = super::cases::position_of(&Rules::Chess, &format!("position fen {MARKER}"), false)
         .expect("the marker is valid");
     let mut out = Vec::new();
     for class in hostile_classes(ctx.limits.quick) {
+        if skips.matches(&format!("{G}.{}", class.name)) {
+            out.push(CheckResult::new(G, class.name, Status::Skip, "skipped"));
+            continue;
+        }
         ctx.step(&format!("{G}.{}", class.name));
-        let mut worst = (Status::Pass, String::new(), Vec::new());
+        let mut worst = (
+            Status::Pass,
+            String::new(),
+            Vec::new(),
+            case_class(&class.cases),
+        );
         let mut passes = Vec::new();
         for case in &class.cases {
             let observed = observe(ctx, case);
@@ -35,17 +44,31 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
             if status == Status::Pass {
                 passes.push(format!("`{shown}`: {detail}"));
             } else if status > worst.0 || worst.0 == Status::Pass {
-                worst = (status, format!("`{shown}`: {detail}"), transcript);
+                worst = (
+                    status,
+                    format!("`{shown}`: {detail}"),
+                    transcript,
+                    case.class,
+                );
             }
         }
         let r = if worst.0 == Status::Pass {
             CheckResult::new(G, class.name, Status::Pass, passes.join("; "))
         } else {
-            CheckResult::new(G, class.name, worst.0, worst.1).with_transcript(worst.2)
+            CheckResult::new(G, class.name, worst.0, worst.1)
+                .with_transcript(worst.2)
+                .with_class(worst.3)
         };
         out.push(r);
     }
     out
+}
+
+/// The class of a class's passing result: its first line's.
+fn case_class(cases: &[HostileCase]) -> super::report::Class {
+    cases
+        .first()
+        .map_or(super::report::Class::Policy, |c| c.class)
 }
 
 /// The line for a detail: escaped, long lines cut.

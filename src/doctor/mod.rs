@@ -13,14 +13,18 @@
 //!
 //! The verdicts are pure functions ([`judge`], unit-tested); [`engine`] and [`driver`] are the
 //! thin process side. Output: [`render`] (text, HTML) or SPEC 14's JSON ([`report`]). Exit
-//! status 0 when no check fails, 1 otherwise, 2 when the engine cannot be started.
+//! status 0 when no check fails, 1 otherwise, 2 when the engine cannot be started; the CI
+//! controls (`--fail-on`, `--skip`, `--baseline`) are [`controls`]'.
 
 pub mod cases;
+pub mod castling;
+pub mod controls;
 pub mod driver;
 pub mod engine;
 pub mod handshake;
 pub mod hostile;
 pub mod judge;
+pub mod lifecycle;
 pub mod movegen;
 pub mod render;
 pub mod report;
@@ -48,8 +52,16 @@ pub enum Format {
     Html,
 }
 
+/// The exit status, in `fenguard doctor --help` and its man page.
+const EXIT_STATUS: &str = "Exit status:
+  0  no check failed (warnings allowed; with --baseline, every fail is a known one)
+  1  a check failed: a crash, exit or hang, or a protocol fault (with --fail-on policy also a
+     policy fault; with --fail-on crash only crashes), not accepted by --baseline
+  2  the engine cannot be started, or an argument (the --baseline file) is wrong";
+
 /// `fenguard doctor [--variant NAME|all] [--quick|--full] [--format text|json|html] -- ENGINE ARGS`.
 #[derive(Debug, Args)]
+#[command(after_help = EXIT_STATUS)]
 pub struct DoctorArgs {
     /// Also check this `UCI_Variant` (or `all` the engine announces): start position, a few
     /// moves, perft where the engine has it.
@@ -64,6 +76,26 @@ pub struct DoctorArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// The fails that fail the run (exit 1): `crash` (crashes, exits, hangs), `protocol` (the
+    /// default: also UCI grammar and ordering, wrong moves and perft), `policy` (also how
+    /// input UCI does not define is treated: an invalid position searched, a line with
+    /// leading spaces ignored). The other fails are reported as warns.
+    #[arg(long, value_enum, value_name = "CLASS", default_value = "protocol")]
+    pub fail_on: report::Class,
+    /// Checks not run (or not judged): an id (`search.movetime`), a group (`hostile`) or a
+    /// prefix ending in `*` (`movegen.perft-*`); several, or a comma list.
+    #[arg(long, value_name = "CHECK", num_args = 1..)]
+    pub skip: Vec<String>,
+    /// Accepted fails: a `--format json` report of an earlier run (its fails) or a file of
+    /// check ids, one a line. Known fails do not fail the run, new ones do; fixed ones are
+    /// listed.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<std::path::PathBuf>,
+    /// Also `go perft` from your own positions (chess, `UCI_Chess960` off), each compared
+    /// move by move and divided down like the suite's: `--perft 'FEN:DEPTH'` (depth 1 to 8;
+    /// the mode's depth without it). Checks `movegen.perft-user-1`, `-2`, ...
+    #[arg(long, value_name = "FEN[:DEPTH]", num_args = 1..)]
+    pub perft: Vec<String>,
     /// The engine and its arguments.
     #[arg(last = true, required = true, value_name = "ENGINE [ARGS]")]
     pub engine: Vec<std::ffi::OsString>,
@@ -73,6 +105,28 @@ pub struct DoctorArgs {
 /// engine cannot be started.
 pub fn run(args: &DoctorArgs) -> ExitCode {
     let quick = !args.full;
+    let accepted = match &args.baseline {
+        None => None,
+        Some(path) => match controls::read_baseline(path) {
+            Ok(ids) => Some(ids),
+            Err(e) => {
+                eprintln!("fenguard doctor: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let skips = controls::Skips::new(&args.skip);
+    let depth = driver::Limits::new(quick).perft_depth;
+    let mut user_perft = Vec::new();
+    for arg in &args.perft {
+        match movegen::user_position(arg, depth) {
+            Ok(p) => user_perft.push(p),
+            Err(e) => {
+                eprintln!("fenguard doctor: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let path_var = std::env::var_os("PATH");
     let program = match crate::proxy::engine::resolve(&args.engine[0], path_var.as_deref()) {
         Ok(p) => p,
@@ -92,6 +146,7 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    ctx.user_perft = user_perft;
     let bar = progress();
     if let Some(bar) = bar.clone() {
         ctx.progress = Box::new(move |id| {
@@ -106,12 +161,21 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
             .collect(),
         ..EngineInfo::default()
     };
-    let checks = examine(&mut ctx, &mut info, args.variant.as_deref());
+    let mut checks = examine(&mut ctx, &mut info, args.variant.as_deref(), &skips);
     ctx.engine.kill();
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let report = Report::new(info, checks, t.elapsed().as_secs_f64(), quick);
+    skips.apply(&mut checks);
+    controls::classify(&mut checks);
+    let fail_on = controls::apply_fail_on(&mut checks, args.fail_on);
+    let baseline = accepted.map(|ids| {
+        let file = args.baseline.as_deref().unwrap_or(std::path::Path::new(""));
+        controls::apply_baseline(&mut checks, &ids, &file.display().to_string())
+    });
+    let mut report = Report::new(info, checks, t.elapsed().as_secs_f64(), quick);
+    report.summary.fail_on = fail_on;
+    report.summary.baseline = baseline;
     let text = match args.format {
         Format::Text => render::text(&report),
         Format::Html => render::html(&report),
@@ -130,18 +194,39 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
     }
 }
 
-/// Every group in order; a failed handshake ends the run after its checks.
-pub fn examine(ctx: &mut Ctx, info: &mut EngineInfo, variant: Option<&str>) -> Vec<CheckResult> {
+/// Every group in order; a failed handshake ends the run after its checks. A group `skips`
+/// names whole is not run (movegen's perft detection still is: the other groups use it).
+pub fn examine(
+    ctx: &mut Ctx,
+    info: &mut EngineInfo,
+    variant: Option<&str>,
+    skips: &controls::Skips,
+) -> Vec<CheckResult> {
     let (mut checks, _options) = handshake::run(ctx, info);
-    if checks.first().is_some_and(|c| c.status == Status::Fail) {
+    // Without `uciok` the group stops at its first check: nothing else can be asked.
+    if checks.len() == 1 && checks[0].status == Status::Fail {
         return checks;
     }
-    checks.extend(search::run(ctx));
-    checks.extend(movegen::run(ctx));
+    if !skips.group("search") {
+        checks.extend(search::run(ctx));
+        checks.extend(lifecycle::run(ctx));
+    }
+    if skips.group("movegen") {
+        ctx.fresh(&[]);
+        ctx.perft = movegen::detect_perft(ctx);
+    } else {
+        checks.extend(movegen::run(ctx));
+    }
     info.perft = ctx.perft;
-    checks.extend(hostile::run(ctx));
-    checks.extend(variants::chess960(ctx, info.chess960));
-    checks.extend(variants::variants(ctx, &info.variants, variant));
+    if !skips.group("hostile") {
+        checks.extend(hostile::run(ctx, skips));
+    }
+    if !skips.group("chess960") {
+        checks.extend(variants::chess960(ctx, info.chess960));
+    }
+    if !skips.group("variant") {
+        checks.extend(variants::variants(ctx, &info.variants, variant));
+    }
     checks
 }
 

@@ -42,7 +42,32 @@ pub fn text(report: &Report) -> String {
         m.mode, m.seconds, m.pass, m.warn, m.fail, m.skip
     );
     for c in report.checks.iter().filter(|c| c.status == Status::Fail) {
-        let _ = writeln!(s, "  fail {}: {}", c.id, c.detail);
+        let known = if c.baseline == Some(super::report::Baseline::Known) {
+            " (known: in the baseline)"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "  fail {}{known}: {}", c.id, c.detail);
+    }
+    let demoted = report.checks.iter().filter(|c| c.demoted).count();
+    if demoted > 0 {
+        let _ = writeln!(
+            s,
+            "fails of {} only fail the run (--fail-on): {demoted} other fails reported as warns",
+            m.fail_on.join(", ")
+        );
+    }
+    if let Some(b) = &m.baseline {
+        let _ = writeln!(
+            s,
+            "baseline {}: {} known fails, {} new ({}), {} fixed ({})",
+            b.file,
+            b.known.len(),
+            b.new.len(),
+            b.new.join(", "),
+            b.fixed.len(),
+            b.fixed.join(", ")
+        );
     }
     if !m.not_survived.is_empty() {
         let _ = writeln!(
@@ -59,6 +84,20 @@ fn esc(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// The board of a check: a hostile check's failing line (its detail starts with it in
+/// backquotes), any other's first `position fen` line sent; `None` when there is none or it
+/// cannot be drawn.
+fn check_board(c: &super::report::CheckResult) -> Option<String> {
+    if c.group == "hostile" {
+        let line = c.detail.strip_prefix('`')?.split('`').next()?;
+        return line
+            .contains("position fen ")
+            .then(|| position_board(&[line.to_owned()]))
+            .flatten();
+    }
+    position_board(&c.transcript)
 }
 
 /// The board of the first `position fen` line a transcript sent, as the session report
@@ -90,8 +129,9 @@ pub fn html(report: &Report) -> String {
 body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse;width:100%}}\
 td,th{{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top}}\
 .pass{{color:#176c2f}}.warn{{color:#8a5a00}}.fail{{color:#b00020;font-weight:bold}}.skip{{color:#666}}\
-pre{{background:#f6f6f6;padding:6px;white-space:pre-wrap;margin:4px 0}}{}</style></head><body>\n",
-        crate::view::html::CSS
+pre{{background:#f6f6f6;padding:6px;white-space:pre-wrap;margin:4px 0}}{}</style></head><body>\n{}\n",
+        crate::view::html::CSS,
+        crate::view::svg::defs()
     );
     let _ = writeln!(
         s,
@@ -119,7 +159,7 @@ pre{{background:#f6f6f6;padding:6px;white-space:pre-wrap;margin:4px 0}}{}</style
             esc(&c.detail)
         );
         if c.status.name() != "pass"
-            && let Some(board) = position_board(&c.transcript)
+            && let Some(board) = check_board(c)
         {
             s.push_str(&board);
         }

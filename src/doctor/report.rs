@@ -29,6 +29,41 @@ impl Status {
     }
 }
 
+/// What kind of fault a check's failure is, for `--fail-on` (ordered: a `--fail-on` class
+/// fails the run on its own fails and on those of the classes before it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// The engine crashed, exited or hung (no answer within the limit).
+    Crash,
+    /// UCI's grammar or ordering broken, or a wrong answer (an illegal move, a wrong perft).
+    Protocol,
+    /// How it treats input UCI does not define: an invalid position searched, a line with
+    /// leading spaces ignored, en passant in an unreachable position.
+    Policy,
+}
+
+impl Class {
+    /// `crash`, `protocol`, `policy`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Crash => "crash",
+            Class::Protocol => "protocol",
+            Class::Policy => "policy",
+        }
+    }
+}
+
+/// A fail's standing against `--baseline`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Baseline {
+    /// Listed in the baseline: reported, does not fail the run.
+    Known,
+    /// Not in the baseline: fails the run.
+    New,
+}
+
 /// One check's result.
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckResult {
@@ -42,6 +77,15 @@ pub struct CheckResult {
     pub detail: String,
     /// The lines that prove it: `> ` sent, `< ` received, `# ` notes (exits, restarts).
     pub transcript: Vec<String>,
+    /// The kind of fault a failure of it is (crash, protocol, policy; [`super::controls`]).
+    pub class: Class,
+    /// `true` when the check failed but its class is not one `--fail-on` fails the run on:
+    /// reported as a warn.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub demoted: bool,
+    /// With `--baseline`, a fail's standing: `known` (accepted) or `new`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Baseline>,
 }
 
 impl CheckResult {
@@ -53,7 +97,16 @@ impl CheckResult {
             status,
             detail: detail.into(),
             transcript: Vec::new(),
+            class: super::controls::default_class(group, name),
+            demoted: false,
+            baseline: None,
         }
+    }
+
+    /// The same with its class set (a hostile line's own class).
+    pub fn with_class(mut self, class: Class) -> Self {
+        self.class = class;
+        self
     }
 
     /// The same with `transcript` added (kept for every status but pass).
@@ -101,6 +154,24 @@ pub struct Summary {
     pub mode: &'static str,
     /// The hostile-input classes the engine crashed or hung on.
     pub not_survived: Vec<String>,
+    /// `--fail-on`: the classes whose fails fail the run (`crash`, `protocol`, `policy`).
+    pub fail_on: Vec<&'static str>,
+    /// With `--baseline`: the known, new and fixed fails.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineSummary>,
+}
+
+/// The fails against `--baseline FILE`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BaselineSummary {
+    /// The file read.
+    pub file: String,
+    /// Fails listed in it (they do not fail the run).
+    pub known: Vec<String>,
+    /// Fails not listed in it (they fail the run).
+    pub new: Vec<String>,
+    /// Checks listed in it that pass now.
+    pub fixed: Vec<String>,
 }
 
 /// The whole report.
@@ -136,6 +207,8 @@ impl Report {
             seconds: (seconds * 10.0).round() / 10.0,
             mode: if quick { "quick" } else { "full" },
             not_survived,
+            fail_on: Vec::new(),
+            baseline: None,
         };
         Report {
             engine,
@@ -144,8 +217,10 @@ impl Report {
         }
     }
 
-    /// Whether any check failed (exit status 1).
+    /// Whether a check failed that the baseline does not accept (exit status 1).
     pub fn failed(&self) -> bool {
-        self.summary.fail > 0
+        self.checks
+            .iter()
+            .any(|c| c.status == Status::Fail && c.baseline != Some(Baseline::Known))
     }
 }

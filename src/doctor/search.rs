@@ -72,8 +72,15 @@ pub fn run(ctx: &mut Ctx) -> Vec<CheckResult> {
     for (name, pos, go, clock) in bounded {
         ctx.step(&format!("{G}.{name}"));
         let root = chess(pos);
+        // `go nodes 20000` takes any engine milliseconds; one that ignores it (Toga II)
+        // searches until `stop`: --quick waits 5 s for it, not the 20 s of a search.
+        let full = ctx.limits.search;
+        if name == "go-nodes" && ctx.limits.quick {
+            ctx.limits.search = full.min(Duration::from_secs(5));
+        }
         let s = ctx.search(pos, go, ctx.limits.search);
         let mut r = judge(ctx, name, &root, &s, &mut seen);
+        ctx.limits.search = full;
         if r.status == Status::Pass {
             if let (Some(at), Some(clock)) = (s.at, clock) {
                 let used = at.as_millis();

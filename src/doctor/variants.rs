@@ -91,6 +91,12 @@ pub fn chess960(ctx: &mut Ctx, offered: bool) -> Vec<CheckResult> {
         }
     };
     out.push(ctx.finish(r));
+    out.push(super::castling::castle_played(
+        ctx,
+        G,
+        &super::castling::CHESS960_CASTLES,
+        Notation::Chess960,
+    ));
     out
 }
 

@@ -23,9 +23,16 @@ fn stockfish_quick_finds_its_crash_and_its_silent_cut_and_passes_perft_and_searc
     let (status, detail) = &flagged["hostile.no-kings"];
     assert_eq!(status, "fail");
     assert!(detail.contains("crashed (signal 11"), "{detail}");
+    // A policy fail: a warn unless `--fail-on policy`.
     let (status, detail) = &flagged["hostile.illegal-move"];
-    assert_eq!(status, "fail");
+    assert_eq!(status, "warn");
     assert!(detail.contains("silently cut the moves list"), "{detail}");
+    assert!(
+        detail.ends_with("(policy: a fail with `--fail-on policy`)"),
+        "{detail}"
+    );
+    assert_eq!(run.check("hostile.illegal-move")["class"], "policy");
+    assert_eq!(run.check("hostile.no-kings")["class"], "crash");
     for (id, (status, detail)) in &flagged {
         // Its UCI conversation, perft and Chess960 are sound; movetime and the 100 ms clocks
         // depend on the machine's load and are not asserted.

@@ -11,3 +11,4 @@ mod support;
 mod doctor_debian_engines;
 mod doctor_engines;
 mod doctor_fake;
+mod doctor_faults;

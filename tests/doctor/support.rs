@@ -87,3 +87,47 @@ pub fn require_engine(path: &str, package: &str) -> Option<String> {
     crate::common::skipped(package);
     None
 }
+
+/// The Python interpreter that has python-chess (`python3` on `PATH`, resolved once so that a
+/// version manager's shim is not started for every engine restart). Under CI a missing
+/// python-chess fails the test; elsewhere the skip is recorded and `None` returned.
+pub fn python_chess() -> Option<String> {
+    static FOUND: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let found = FOUND.get_or_init(|| {
+        let out = Command::new("python3")
+            .args(["-c", "import sys, chess; print(sys.executable)"])
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "python-chess is missing under CI: install it (pip install chess==1.11.2)"
+        );
+        eprintln!("python-chess not installed: not running this test");
+        crate::common::skipped("python-chess");
+    }
+    found.clone()
+}
+
+/// The fault engine (`tests/doctor/fault_engine.py`) with `faults` (comma list, may be empty).
+pub fn fault_engine(python: &str, faults: &str) -> Vec<String> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/doctor/fault_engine.py");
+    let mut cmd = vec![python.to_owned(), script.to_owned()];
+    if !faults.is_empty() {
+        cmd.extend(["--faults".to_owned(), faults.to_owned()]);
+    }
+    cmd
+}
+
+/// `fenguard doctor --quick ARGS --format json -- FAULT_ENGINE --faults FAULTS`.
+pub fn doctor_faults(python: &str, args: &[&str], faults: &str) -> Run {
+    let engine = fault_engine(python, faults);
+    let engine: Vec<&str> = engine.iter().map(String::as_str).collect();
+    let mut all = vec!["--quick"];
+    all.extend(args);
+    doctor(&all, &engine, &[])
+}

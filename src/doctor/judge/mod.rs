@@ -15,7 +15,8 @@ mod tests;
 pub use info::{InfoProblem, broker_refusal, info_problems};
 pub use moves::{
     DivideDiff, Expect, Observed, PerftOutput, bestmove_errors, bestmove_of, compare_divide,
-    divide, hostile_verdict, is_complaint, is_legal, movetime_verdict, parse_perft, pv_error,
+    divide, hostile_verdict, is_complaint, is_legal, movetime_tolerance, movetime_verdict,
+    parse_perft, pv_error,
 };
 pub use options::{
     OptionSpec, option_errors, option_name_quirks, parse_option_spec, reply_shape, setoption_trials,

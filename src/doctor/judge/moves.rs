@@ -344,29 +344,46 @@ pub fn hostile_verdict(
     }
 }
 
+/// The overshoot a `go movetime T` may have: max(50 ms, 10% of T).
+pub fn movetime_tolerance(movetime: u64) -> i64 {
+    (movetime as i64 / 10).max(50)
+}
+
 /// The movetime verdict from the overshoots measured (ms past the asked time until
-/// `bestmove`; negative: early). Judged on the median (one slow run on a loaded machine is
-/// not the engine's fault); the detail gives every run and the largest, the move overhead a
-/// GUI needs. Pass up to 100 ms, warn up to 500 ms, fail beyond.
+/// `bestmove`; negative: early), the same on every run of a healthy or a broken engine:
+/// judged on the 90th percentile (the lower nearest rank: the worst run of 8 and the two
+/// worst of 20 are left out, a loaded machine's stalls) and on the maximum. Fail when the
+/// p90 is above [`movetime_tolerance`], or when one run overshoots by more than
+/// max(1 s, T) (a GUI loses on time with any usual move overhead); pass otherwise. The
+/// detail gives the spread (min, median, p90, max) and the move overhead a GUI needs (the
+/// maximum).
 pub fn movetime_verdict(movetime: u64, overshoots: &[i64]) -> (Status, String) {
     if overshoots.is_empty() {
         return (Status::Fail, "no bestmove for `go movetime`".to_owned());
     }
     let mut sorted = overshoots.to_vec();
     sorted.sort_unstable();
-    let median = sorted[sorted.len() / 2];
-    let max = sorted[sorted.len() - 1];
-    let status = match median {
-        ..=100 => Status::Pass,
-        101..=500 => Status::Warn,
-        _ => Status::Fail,
+    let n = sorted.len();
+    let p90 = sorted[(n - 1) * 9 / 10];
+    let (min, median, max) = (sorted[0], sorted[n / 2], sorted[n - 1]);
+    let tolerance = movetime_tolerance(movetime);
+    let ceiling = (movetime as i64).max(1000);
+    let status = if p90 > tolerance || max > ceiling {
+        Status::Fail
+    } else {
+        Status::Pass
     };
-    let runs: Vec<String> = overshoots.iter().map(|o| format!("{o:+}")).collect();
+    let why = if p90 > tolerance {
+        format!("; fail: p90 above {tolerance} ms")
+    } else if max > ceiling {
+        format!("; fail: one run over {ceiling} ms")
+    } else {
+        String::new()
+    };
     (
         status,
         format!(
-            "movetime {movetime}: overshoot median {median} ms, max {max} ms (runs: {} ms); a GUI needs a move overhead of at least {} ms (tolerance: pass ≤ 100 ms, warn ≤ 500 ms)",
-            runs.join(", "),
+            "movetime {movetime} ×{n}: overshoot p90 {p90} ms, max {max} ms (spread {min:+}..{max:+} ms, median {median:+}){why}; a GUI needs a move overhead of at least {} ms (tolerance: p90 ≤ max(50 ms, 10% of movetime) = {tolerance} ms, every run ≤ {ceiling} ms)",
             max.max(0)
         ),
     )

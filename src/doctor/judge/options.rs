@@ -156,11 +156,15 @@ pub fn option_name_quirks(o: &OptionSpec) -> Vec<String> {
         if var.split(' ').any(|w| OPTION_KEYWORDS.contains(&w)) {
             out.push(format!("combo `{}`: value `{var}` holds a keyword", o.name));
         }
-        let lower = var.to_ascii_lowercase();
+    }
+    // vampirc-uci 0.11.1 reads every `var` value (Fairy-Stockfish's `mini`, `minishogi`,
+    // `minixiangqi` included) but not a default that starts with one of these words.
+    if let Some(d) = &o.default {
+        let lower = d.to_ascii_lowercase();
         if ["var", "min", "max"].iter().any(|p| lower.starts_with(p)) {
             out.push(format!(
-                "combo `{}`: value `{var}` starts with `var`, `min` or `max`: vampirc-uci rejects it",
-                o.name
+                "{} `{}`: default `{d}` starts with `var`, `min` or `max`: vampirc-uci rejects it",
+                o.kind, o.name
             ));
         }
     }
@@ -304,6 +308,15 @@ mod tests {
         assert_eq!(option_name_quirks(&o).len(), 1);
         let c = spec("option name Book type combo default maximal var maximal var none");
         assert_eq!(option_name_quirks(&c).len(), 1);
+        // Fairy-Stockfish's variants: values starting with `min` are read by vampirc-uci.
+        let v = spec(
+            "option name UCI_Variant type combo default chess var chess var mini var minishogi var minixiangqi",
+        );
+        assert!(
+            option_name_quirks(&v).is_empty(),
+            "{:?}",
+            option_name_quirks(&v)
+        );
     }
 
     #[test]
