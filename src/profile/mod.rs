@@ -143,12 +143,28 @@ fn lay_over(base: &mut toml::Table, over: toml::Table) {
 mod tests {
     use super::*;
 
-    fn dir(name: &str) -> PathBuf {
+    /// A scratch directory of this test, removed when it goes out of scope (passed or not).
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    impl std::ops::Deref for Scratch {
+        type Target = PathBuf;
+        fn deref(&self) -> &PathBuf {
+            &self.0
+        }
+    }
+
+    fn dir(name: &str) -> Scratch {
         let d =
             std::env::temp_dir().join(format!("fenguard-profile-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
-        d
+        Scratch(d)
     }
 
     #[test]
@@ -167,17 +183,29 @@ mod tests {
     fn profile_file_beside_the_executable_then_the_config_directory() {
         let (exe, conf) = (dir("exe"), dir("conf"));
         std::fs::write(conf.join("fenguard-sf.toml"), "[engine]\ncommand = \"b\"\n").unwrap();
-        let loaded = load("sf", None, Some(exe.clone()), Some(conf.clone())).unwrap();
+        let loaded = load(
+            "sf",
+            None,
+            Some(exe.to_path_buf()),
+            Some(conf.to_path_buf()),
+        )
+        .unwrap();
         assert_eq!(loaded.config.engine.command, "b");
         std::fs::write(exe.join("fenguard-sf.toml"), "[engine]\ncommand = \"a\"\n").unwrap();
-        let loaded = load("sf", None, Some(exe), Some(conf)).unwrap();
+        let loaded = load(
+            "sf",
+            None,
+            Some(exe.to_path_buf()),
+            Some(conf.to_path_buf()),
+        )
+        .unwrap();
         assert_eq!(loaded.config.engine.command, "a");
     }
 
     #[test]
     fn missing_profile_names_every_place_looked() {
         let d = dir("missing");
-        let err = load("x", None, Some(d.clone()), None).unwrap_err();
+        let err = load("x", None, Some(d.to_path_buf()), None).unwrap_err();
         assert!(
             err.contains(&d.join("fenguard-x.toml").display().to_string()),
             "{err}"
