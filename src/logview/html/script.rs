@@ -10,11 +10,11 @@
 //! The filters (verdict, code, kind) are filled from the data; the summary from the second
 //! JSON object. Every text from the log goes into the page through `esc` or `textContent`.
 //! For measuring, `#jump=F` (0 to 1) scrolls to that fraction of the timeline once drawn;
-//! the root element's `data-open-ms` (since the navigation started) and `data-jump-ms` say
-//! how long the first drawing and the jump took.
+//! the root element's `data-open-ms` (since the navigation started), `data-script-ms` (this
+//! script's share of it) and `data-jump-ms` say how long the first drawing and the jump took.
 
 /// The script (after [`crate::view::html::DRAW_JS`]).
-pub(super) const JS: &str = r#"(function(){
+pub(super) const JS: &str = r#"(function(){var T0=performance.now();
 var D=JSON.parse(document.getElementById('fg-data').textContent);
 var M=JSON.parse(document.getElementById('fg-meta').textContent);
 var main=document.getElementById('timeline'),root=document.documentElement,NS=M.sessions.length,CH=20;
@@ -91,7 +91,7 @@ if(S.length>20){t+=' … ('+S.length+' sessions)';var d=document.createElement('
 d.id='sessions';su.textContent='all '+S.length+' sessions';p.textContent=S.map(function(s,k){return 's'+(k+1)+' = '+s;}).join(' ');
 d.appendChild(su);d.appendChild(p);sm.after(d);}
 sm.textContent=t;apply();
-root.setAttribute('data-open-ms',performance.now().toFixed(1));
+var T1=performance.now();root.setAttribute('data-open-ms',T1.toFixed(1));root.setAttribute('data-script-ms',(T1-T0).toFixed(1));
 var j=/^#jump=([0-9.]+)$/.exec(location.hash);
 if(j){var t0=performance.now();window.scrollTo(0,main.offsetTop+Math.min(1,parseFloat(j[1]))*main.offsetHeight);render();
 root.setAttribute('data-jump-ms',(performance.now()-t0).toFixed(1));root.setAttribute('data-jump-drawn',main.querySelectorAll('section').length);}
