@@ -3,18 +3,20 @@
 use std::fmt::Write as _;
 
 use super::report::{Report, Status};
+use crate::fen::escape_controls as clean;
 
 /// The report card: a header, one line per check (its transcript under every warn and fail),
-/// the summary and the fails again at the end.
+/// the summary and the fails again at the end. The engine's text (its `id` lines, the lines
+/// quoted in details and transcripts) is written with its control characters escaped.
 pub fn text(report: &Report) -> String {
     let mut s = String::new();
     let e = &report.engine;
     let _ = writeln!(
         s,
         "fenguard doctor: {} ({}) — {}",
-        e.name.as_deref().unwrap_or("(no id name)"),
-        e.author.as_deref().unwrap_or("no id author"),
-        e.command.join(" ")
+        clean(e.name.as_deref().unwrap_or("(no id name)")),
+        clean(e.author.as_deref().unwrap_or("no id author")),
+        clean(&e.command.join(" "))
     );
     let _ = writeln!(
         s,
@@ -30,9 +32,15 @@ pub fn text(report: &Report) -> String {
             group = c.group;
             let _ = writeln!(s, "\n{group}");
         }
-        let _ = writeln!(s, "  {:<5} {:<34} {}", c.status.name(), c.id, c.detail);
+        let _ = writeln!(
+            s,
+            "  {:<5} {:<34} {}",
+            c.status.name(),
+            c.id,
+            clean(&c.detail)
+        );
         for t in &c.transcript {
-            let _ = writeln!(s, "          {t}");
+            let _ = writeln!(s, "          {}", clean(t));
         }
     }
     let m = &report.summary;
@@ -42,13 +50,13 @@ pub fn text(report: &Report) -> String {
         m.mode, m.seconds, m.pass, m.warn, m.fail, m.skip
     );
     for c in report.checks.iter().filter(|c| c.status == Status::Fail) {
-        let _ = writeln!(s, "  fail {}: {}", c.id, c.detail);
+        let _ = writeln!(s, "  fail {}: {}", c.id, clean(&c.detail));
     }
     if !m.not_survived.is_empty() {
         let _ = writeln!(
             s,
             "the engine does not survive: {}. Behind fenguard (`fenguard -- ENGINE`) these inputs never reach it.",
-            m.not_survived.join(", ")
+            clean(&m.not_survived.join(", "))
         );
     }
     s

@@ -10,4 +10,5 @@ mod support;
 
 mod doctor_debian_engines;
 mod doctor_engines;
+mod doctor_escapes;
 mod doctor_fake;

@@ -152,6 +152,7 @@ fn write_report(
             }
             Err(err) => {
                 bad += 1;
+                let err = crate::fen::escape_controls(&err.to_string()).into_owned();
                 eprintln!("fenguard log: {name}:{number}: {err}");
             }
         }
