@@ -9,7 +9,8 @@
 //!
 //! The filters (verdict, code, kind) are filled from the data; the summary from the second
 //! JSON object. Every text from the log goes into the page through `esc` or `textContent`.
-//! For measuring, `#jump=F` (0 to 1) scrolls to that fraction of the timeline once drawn;
+//! For measuring, `#jump=F` (0 to 1) scrolls to that fraction of the timeline once drawn (three
+//! times: the chunks drawn there are measured, and the heights guessed before move the place);
 //! the root element's `data-open-ms` (since the navigation started), `data-script-ms` (this
 //! script's share of it) and `data-jump-ms` say how long the first drawing and the jump took.
 
@@ -57,7 +58,10 @@ if(a<0||z<0){p.remove();return;}var m=document.createElement('mark');m.className
 m.textContent=s.slice(a,z)||' ';p.appendChild(document.createTextNode(s.slice(0,a)));p.appendChild(m);p.appendChild(document.createTextNode(s.slice(z)));});
 [].forEach.call(el.querySelectorAll('.lazy'),fgDraw);}
 var list=[],chunks=[];
-function est(i){var e=D[i];if(e.h!=null){var h=String(e.h);return 52+(h.indexOf('<figure')>=0?340:0)+40*(h.split('<li').length-1);}return e.f!=null?400:52;}
+var CPL=Math.max(20,(main.clientWidth-80)/7.3);
+function lines(i,n){var r=D[i].r,len=typeof r==='string'?r.length:Array.isArray(r)?+r[1]+String(r[2]).length:0;return n*Math.ceil((len+6)/CPL)*15;}
+function est(i){var e=D[i];if(e.h!=null){var h=String(e.h);return 52+(h.indexOf('<figure')>=0?340:0)+40*(h.split('<li').length-1)+
+lines(i,h.split('<pre data-').length-1);}return (e.f!=null?400:52)+(e.g?lines(i,1):0);}
 function clear(){chunks.forEach(function(c){if(c.el)c.el.remove();});}
 function build(){clear();chunks=[];for(var a=0;a<list.length;a+=CH){var b=Math.min(a+CH,list.length),h=0;
 for(var k=a;k<b;k++)h+=est(list[k]);chunks.push({a:a,b:b,h:h,top:0,el:null,m:false});}layout();}
@@ -93,6 +97,6 @@ d.appendChild(su);d.appendChild(p);sm.after(d);}
 sm.textContent=t;apply();
 var T1=performance.now();root.setAttribute('data-open-ms',T1.toFixed(1));root.setAttribute('data-script-ms',(T1-T0).toFixed(1));
 var j=/^#jump=([0-9.]+)$/.exec(location.hash);
-if(j){var t0=performance.now();window.scrollTo(0,main.offsetTop+Math.min(1,parseFloat(j[1]))*main.offsetHeight);render();
+if(j){var t0=performance.now();for(var n=0;n<3;n++){window.scrollTo(0,main.offsetTop+Math.min(1,parseFloat(j[1]))*main.offsetHeight);render();}
 root.setAttribute('data-jump-ms',(performance.now()-t0).toFixed(1));root.setAttribute('data-jump-drawn',main.querySelectorAll('section').length);}
 })();"#;
