@@ -62,7 +62,7 @@ fn growing_log(lines: usize) -> String {
                         "\"{} {side} KQkq - {} {}\"",
                         shuffled(k + 1),
                         k + 1,
-                        1 + (k + 1) / 2
+                        1 + k.div_ceil(2)
                     );
                     ("valid", "[]", "\"startpos\"", format!("\"{mv}\""), fen, "")
                 }
