@@ -4,14 +4,17 @@
 //! extends the session's previous position as the file's compact records do, `[item, prefix
 //! bytes, tail]`), so that a later record's line can be rebuilt from it; one that does not
 //! pass the filters is only that (`z: 1`). A shown record's item also has `s` (its session's
-//! number), `q` (seq), `k` (kind), `t` (time of day), `v` (verdict), `a` (variant), `c` (its
-//! diagnostics' codes), and either the fields the page's script draws a plain record from
-//! (a valid position: `g` show the GUI's line, `x` what was sent, `m` `[moves before, new
-//! moves]`, `n` moves sent, `f` final FEN, `w` files, `b` bestmove, `p` pockets; a search
-//! without diagnostics: `G` go, `B` bestmove, `P` ponder, `E` ms, `S` position seq, `F`
-//! fenguard's own answer) or `h`, its body as HTML made here ([`super::body`]-style: every
-//! text escaped), where the GUI's line is left to the script (`<pre data-gui>`,
-//! `<pre data-span="a,b">`).
+//! number; left out: the previous shown item's), `q` (seq; left out: the previous one's + 1),
+//! `k` (kind, by number: the summary object's `kinds`), `t` (time of day), `v` (verdict), `a`
+//! (variant), `c` (its diagnostics' codes), and either the fields the page's script draws a
+//! plain record from or `h`, its body as HTML made here ([`super::body`]: every text escaped,
+//! the GUI's line left to the script, `<pre data-gui>`, `<pre data-span="a,b">`). Plain
+//! records: a valid position (`v` left out; `null` when it had no verdict): `g` show the GUI's
+//! line, `x` what was sent, `m` `[moves before, new moves]`, `n` moves sent (left out: all),
+//! `f` final FEN, `w` files (left out: 8), `b` bestmove, `p` pockets; a search without
+//! diagnostics: `G` go (left out: the previous search's), `B` bestmove, `P` ponder, `E` ms,
+//! `S` position seq, `A` fenguard's own answer; any other kind without diagnostics: `F`, its
+//! fields as `[key, text]`. Page size: about 280 bytes a position with its `go` and search.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io;
@@ -93,7 +96,19 @@ pub(super) struct Items {
     last: HashMap<String, usize>,
     /// Recent shown `position` records: (session number, seq, record).
     recent: VecDeque<(usize, u64, Value)>,
+    /// Kind -> its number (the order of first sight: `kinds` in the summary's object).
+    kinds: HashMap<String, usize>,
+    previous: Previous,
     counts: Counts,
+}
+
+/// What the previous shown item said, which the next leaves out when it says the same.
+#[derive(Debug, Default)]
+struct Previous {
+    session: Option<usize>,
+    seq: Option<u64>,
+    /// The last search's `go` (`G`).
+    go: Option<Value>,
 }
 
 /// The time of day of a timestamp (`13:00:00.123456Z`).
@@ -135,8 +150,17 @@ impl Items {
             next: 0,
             last: HashMap::new(),
             recent: VecDeque::new(),
+            kinds: HashMap::new(),
+            previous: Previous::default(),
             counts: Counts::default(),
         }
+    }
+
+    /// The kinds by number.
+    pub(super) fn kinds(&self) -> Vec<&str> {
+        let mut kinds: Vec<(&String, &usize)> = self.kinds.iter().collect();
+        kinds.sort_unstable_by_key(|(_, n)| **n);
+        kinds.into_iter().map(|(k, _)| k.as_str()).collect()
     }
 
     /// The counts of the shown records so far.
@@ -186,9 +210,19 @@ impl Items {
 
     fn entry(&mut self, item: &mut Map<String, Value>, r: &Value, shape: &Shape, session: usize) {
         let kind = r["kind"].as_str().unwrap_or("?");
-        item.insert("s".into(), json!(session));
-        item.insert("q".into(), r["seq"].clone());
-        item.insert("k".into(), json!(kind));
+        // Left out when the previous shown item says it: the same session, the next seq.
+        if self.previous.session != Some(session) {
+            item.insert("s".into(), json!(session));
+        }
+        let seq = r["seq"].as_u64();
+        if seq.is_none() || seq != self.previous.seq.map(|q| q + 1) {
+            item.insert("q".into(), r["seq"].clone());
+        }
+        self.previous.session = Some(session);
+        self.previous.seq = seq;
+        let next = self.kinds.len();
+        let k = *self.kinds.entry(kind.to_owned()).or_insert(next);
+        item.insert("k".into(), json!(k));
         item.insert(
             "t".into(),
             json!(time_of(r["ts"].as_str().unwrap_or_default())),
@@ -231,15 +265,18 @@ impl Items {
                     true => {
                         item.insert("h".into(), json!(body_search(r, searched)));
                     }
-                    false => search_fields(item, r),
+                    false => self.search_fields(item, r),
                 }
             }
             "gap" => {
                 item.insert("h".into(), json!(body_gap(r)));
             }
-            _ => {
-                item.insert("h".into(), json!(body_generic(r)));
-            }
+            _ => match r["diagnostics"].as_array().is_some_and(|d| !d.is_empty()) {
+                true => {
+                    item.insert("h".into(), json!(body_generic(r)));
+                }
+                false => generic_fields(item, r),
+            },
         }
     }
 
@@ -273,6 +310,15 @@ impl Items {
             return;
         };
         let raw = r["raw"].as_str().unwrap_or_default();
+        // A drawn position is valid unless it says otherwise (`v: null`: no verdict).
+        match r["verdict"].as_str() {
+            Some("valid") => {
+                item.remove("v");
+            }
+            _ => {
+                item.insert("v".into(), Value::Null);
+            }
+        }
         if !extends {
             item.insert("g".into(), json!(1));
         }
@@ -289,15 +335,17 @@ impl Items {
         if all > 0 {
             item.insert("m".into(), json!([skip, moves]));
         }
-        item.insert(
-            "n".into(),
-            json!(r["moves_out"].as_array().map_or(0, Vec::len)),
-        );
+        let sent_moves = r["moves_out"].as_array().map_or(0, Vec::len);
+        if sent_moves != all {
+            item.insert("n".into(), json!(sent_moves));
+        }
         item.insert(
             "f".into(),
             json!(r["final_fen"].as_str().unwrap_or_default()),
         );
-        item.insert("w".into(), json!(searched.board.files()));
+        if searched.board.files() != 8 {
+            item.insert("w".into(), json!(searched.board.files()));
+        }
         if let Some(b) = best {
             item.insert("b".into(), json!(b));
         }
@@ -307,18 +355,56 @@ impl Items {
     }
 }
 
-/// A search without diagnostics, as fields the script shows on one line.
-fn search_fields(item: &mut Map<String, Value>, r: &Value) {
-    for (key, name) in [
-        ("G", "go"),
-        ("B", "bestmove"),
-        ("P", "ponder"),
-        ("E", "elapsed_ms"),
-        ("S", "position_seq"),
-        ("F", "fenguard_answer"),
-    ] {
-        if let Some(v) = field(r, name) {
-            item.insert(key.into(), json!(v));
+/// A field's value for the script: a string or an integer as it is, anything else as its
+/// JSON text; `None` for null or missing.
+fn shown_value(r: &Value, key: &str) -> Option<Value> {
+    match &r[key] {
+        v @ Value::Number(n) if n.is_u64() || n.is_i64() => Some(v.clone()),
+        _ => field(r, key).map(Value::String),
+    }
+}
+
+/// Any other kind without diagnostics: its fields, `[key, text]`, the script lists them.
+fn generic_fields(item: &mut Map<String, Value>, r: &Value) {
+    let mut fields = Vec::new();
+    if let Value::Object(map) = r {
+        for (key, value) in map {
+            if matches!(
+                key.as_str(),
+                "ts" | "session" | "seq" | "kind" | "diagnostics"
+            ) {
+                continue;
+            }
+            let v = match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            fields.push(json!([key, v]));
         }
+    }
+    item.insert("F".into(), Value::Array(fields));
+}
+
+impl Items {
+    /// A search without diagnostics, as fields the script shows on one line (`G` left out
+    /// when it is the previous search's).
+    fn search_fields(&mut self, item: &mut Map<String, Value>, r: &Value) {
+        for (key, name) in [
+            ("G", "go"),
+            ("B", "bestmove"),
+            ("P", "ponder"),
+            ("E", "elapsed_ms"),
+            ("S", "position_seq"),
+            ("A", "fenguard_answer"),
+        ] {
+            if let Some(v) = shown_value(r, name) {
+                item.insert(key.into(), v);
+            }
+        }
+        let go = item.remove("G").unwrap_or(Value::Null);
+        if self.previous.go.as_ref() != Some(&go) {
+            item.insert("G".into(), go.clone());
+        }
+        self.previous.go = Some(go);
     }
 }

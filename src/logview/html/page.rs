@@ -57,7 +57,7 @@ pub(super) fn start(out: &mut impl io::Write) -> io::Result<()> {
 }
 
 /// Writes the data's closing `]`, the summary's figures (`name`, the file; `sessions`, the ids
-/// by number; `counts`) and the script.
+/// by number; `kinds`, the kinds by number; `counts`) and the script.
 ///
 /// # Errors
 /// The I/O error of writing `out`.
@@ -65,10 +65,12 @@ pub(super) fn finish(
     out: &mut impl io::Write,
     name: &str,
     sessions: &[&str],
+    kinds: &[&str],
     counts: &Counts,
 ) -> io::Result<()> {
     let meta = json!({
         "name": name,
+        "kinds": kinds,
         "records": counts.records,
         "positions": counts.positions,
         "troubled": counts.troubled,

@@ -21,7 +21,10 @@ var M=JSON.parse(document.getElementById('fg-meta').textContent);
 var main=document.getElementById('timeline'),root=document.documentElement,NS=M.sessions.length,CH=20;
 var ESC={'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'};
 function esc(s){return String(s).replace(/[&<>"']/g,function(c){return ESC[c];});}
-var E=[];for(var i=0;i<D.length;i++)if(!D[i].z)E.push(i);
+var E=[],K=M.kinds,lastS=0,lastQ=0,lastG=null;
+for(var i=0;i<D.length;i++){var e=D[i];if(e.z)continue;E.push(i);
+if('s' in e)lastS=e.s;else e.s=lastS;if('q' in e)lastQ=e.q;else e.q=lastQ=lastQ+1;e.k=String(K[e.k]);
+if(e.k==='search'&&e.h==null){if('G' in e)lastG=e.G;else e.G=lastG;}if(e.f!=null&&!('v' in e))e.v='valid';}
 var RC=new Map();
 function ascii(s){return !/[^\x00-\x7f]/.test(s);}
 function bytesTo(s,n){var b=0,k=0;while(k<s.length&&b<n){var c=s.charCodeAt(k),l=c<0x80?1:c<0x800?2:(c>=0xd800&&c<0xdc00)?4:3;if(b+l>n)return -1;b+=l;k+=l===4?2:1;}return b===n||k>=s.length?k:-1;}
@@ -38,12 +41,13 @@ function body(e){var b;
 if(e.h!=null)return String(e.h);
 if(e.k==='search'){b='<p class="kv">'+esc(e.G||'')+' → <b>bestmove '+esc(e.B||'')+'</b>';
 if(e.P!=null)b+=' ponder '+esc(e.P);if(e.E!=null)b+=' ('+esc(e.E)+' ms)';if(e.S!=null)b+=' · position seq '+esc(e.S);
-if(e.F!=null)b+=" · fenguard's own answer ("+esc(e.F)+')';return b+'</p>';}
-b='';if(e.g)b+='<pre data-gui></pre>';
+if(e.A!=null)b+=" · fenguard's own answer ("+esc(e.A)+')';return b+'</p>';}
+if(e.F)return '<p class="kv">'+e.F.map(function(f){return '<b>'+esc(f[0])+'</b> '+esc(f[1])+' &nbsp; ';}).join('')+'</p>';
+b='';if(e.g)b+='<pre data-gui></pre>';if(e.n==null)e.n=e.m?+e.m[0]+(e.m[1]||[]).length:0;
 if('x' in e)b+='<pre>sent: '+(e.x===null?'(nothing)':esc(e.x))+'</pre>';
 if(e.m){var k=+e.m[0],ms=e.m[1]||[];b+='<p class="moves">moves: ';if(k>0)b+='… '+k+' as before, then ';
 for(var j=0;j<ms.length;j++)b+=(k+j+1)+'.'+esc(ms[j])+' ';b+='</p>';}
-var fen=String(e.f||''),pl=fen.split(' ')[0].split('[')[0],w=+e.w===10?10:8;
+var fen=String(e.f||''),pl=fen.split(' ')[0].split('[')[0],w=e.w===10?10:8;
 var cap="engine's position after "+(+e.n)+' moves'+(e.b!=null?'; bestmove '+e.b:'')+' · '+fen;
 return b+'<div class="boards"><figure><div class="lazy'+(w===10?' w10':'')+'" data-fen="'+esc(pl)+'" data-w="'+w+'" data-h="8"'+
 (e.b!=null?' data-best="'+esc(e.b)+'"':'')+'></div><figcaption>'+esc(cap)+(e.p!=null?'<br>'+esc(e.p):'')+'</figcaption></figure></div>';}
