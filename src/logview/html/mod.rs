@@ -22,6 +22,7 @@ mod body;
 mod data;
 mod page;
 mod script;
+mod shape;
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, BufWriter, Write as _};
@@ -136,7 +137,7 @@ fn write_report(
                 return Ok(());
             }
         };
-        let shape = data::Shape::of(&compact, &expander);
+        let shape = shape::Shape::of(&compact, &expander);
         match expander.expand(compact) {
             Ok(record) => {
                 let shown = args.matches(&record);
