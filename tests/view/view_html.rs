@@ -45,10 +45,24 @@ fn json_block<'a>(page: &'a str, id: &str) -> &'a str {
 /// script reads them: what an item leaves out to the previous one filled in (`s`, `q`, a
 /// search's `G`, a drawn position's `v`), `k` the kind's name.
 pub fn report_items(page: &str) -> Vec<serde_json::Value> {
-    use serde_json::{Value, json};
-    let mut items: Vec<Value> =
-        serde_json::from_str(json_block(page, "fg-data")).expect("the data is a JSON array");
+    use serde_json::Value;
     let meta: Value = serde_json::from_str(json_block(page, "fg-meta")).expect("the summary");
+    let open = "<script type=\"application/json\" class=\"fg-d\">";
+    let mut items: Vec<Value> = Vec::new();
+    for block in page.split(open).skip(1) {
+        let data = &block[..block.find("</script>").expect("the block's end")];
+        assert!(!data.contains('<'), "no `<` in the data: {data}");
+        let block: Vec<Value> = serde_json::from_str(data).expect("a block is a JSON array");
+        let at = items.len();
+        items.extend(block);
+        expand(&mut items[at..], &meta);
+    }
+    items
+}
+
+/// Fills in what a block's items leave out ([`report_items`]).
+fn expand(items: &mut [serde_json::Value], meta: &serde_json::Value) {
+    use serde_json::{Value, json};
     let (mut s, mut q, mut go) = (json!(0), 0u64, Value::Null);
     for item in items.iter_mut().filter(|i| i.get("z").is_none()) {
         let e = item.as_object_mut().expect("an object");
@@ -67,7 +81,6 @@ pub fn report_items(page: &str) -> Vec<serde_json::Value> {
             e.insert("v".into(), json!("valid"));
         }
     }
-    items
 }
 
 /// The shown items of a report (the others only hold a GUI line for later ones).

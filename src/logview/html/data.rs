@@ -26,6 +26,9 @@ use super::body::{body_gap, body_generic, body_position, body_search};
 use super::page::Counts;
 use super::shape::{Shape, strings};
 
+/// Items a block of the data holds (a `<script type="application/json" class="fg-d">`).
+pub(super) const BLOCK: usize = 4096;
+
 /// How many recent shown `position` records are kept to draw searches with diagnostics on.
 const RECENT: usize = 64;
 
@@ -45,6 +48,12 @@ pub(super) struct Items {
     kinds: HashMap<String, usize>,
     previous: Previous,
     counts: Counts,
+    /// Shown records per block.
+    blocks: Vec<usize>,
+    /// The shown positions' verdicts, each once, in order.
+    verdicts: Vec<String>,
+    /// The shown records' codes.
+    codes: HashSet<String>,
 }
 
 /// What the previous shown item said, which the next leaves out when it says the same.
@@ -98,6 +107,9 @@ impl Items {
             kinds: HashMap::new(),
             previous: Previous::default(),
             counts: Counts::default(),
+            blocks: Vec::new(),
+            verdicts: Vec::new(),
+            codes: HashSet::new(),
         }
     }
 
@@ -111,6 +123,19 @@ impl Items {
     /// The counts of the shown records so far.
     pub(super) fn counts(&self) -> Counts {
         self.counts
+    }
+
+    /// How many shown records each block of [`BLOCK`] items holds.
+    pub(super) fn blocks(&self) -> &[usize] {
+        &self.blocks
+    }
+
+    /// The filters' values: the verdicts of the shown positions (in the order of first
+    /// sight) and the codes (sorted).
+    pub(super) fn values(&self) -> (&[String], Vec<&str>) {
+        let mut codes: Vec<&str> = self.codes.iter().map(String::as_str).collect();
+        codes.sort_unstable();
+        (&self.verdicts, codes)
     }
 
     /// Writes the item of `record` (full, as rebuilt; `shape` as read) when it has one:
@@ -129,6 +154,13 @@ impl Items {
         if session.is_none() && !is_position {
             return Ok(());
         }
+        // A new block: its items say everything themselves (the script parses a block only
+        // when it draws its records).
+        let first = self.next % BLOCK == 0;
+        if first {
+            self.previous = Previous::default();
+            self.blocks.push(0);
+        }
         let mut item = Map::new();
         if is_position {
             let id = record["session"].as_str().unwrap_or_default();
@@ -143,9 +175,16 @@ impl Items {
             None => {
                 item.insert("z".into(), json!(1));
             }
-            Some(s) => self.entry(&mut item, record, shape, s),
+            Some(s) => {
+                self.entry(&mut item, record, shape, s);
+                *self.blocks.last_mut().expect("a block") += 1;
+            }
         }
-        out.write_all(if self.next == 0 { b"\n" } else { b",\n" })?;
+        match (first, self.next) {
+            (true, 0) => out.write_all(b"\n")?,
+            (true, _) => out.write_all(super::page::NEXT_BLOCK.as_bytes())?,
+            (false, _) => out.write_all(b",\n")?,
+        }
         let text = Value::Object(item).to_string();
         // `<` only occurs in strings: as `\u003c`, no `</script>` or `<!--` ends the data.
         out.write_all(text.replace('<', "\\u003c").as_bytes())?;
@@ -178,6 +217,17 @@ impl Items {
             }
         }
         let codes = codes(r);
+        for c in &codes {
+            if !self.codes.contains(*c) {
+                self.codes.insert((*c).to_owned());
+            }
+        }
+        if kind == "position"
+            && let Some(v) = r["verdict"].as_str()
+            && !self.verdicts.iter().any(|w| w == v)
+        {
+            self.verdicts.push(v.to_owned());
+        }
         if !codes.is_empty() {
             item.insert("c".into(), json!(codes));
         }

@@ -162,6 +162,6 @@ fn write_report(
     let mut names: Vec<(&String, &usize)> = sessions.iter().collect();
     names.sort_unstable_by_key(|(_, n)| **n);
     let names: Vec<&str> = names.into_iter().map(|(s, _)| s.as_str()).collect();
-    page::finish(out, &name, &names, &items.kinds(), &items.counts())?;
+    page::finish(out, &name, &names, &items.kinds(), &items)?;
     Ok(bad)
 }

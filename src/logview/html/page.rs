@@ -18,6 +18,10 @@ const LOG_CSS: &str = "#timeline{position:relative;padding:0}\
 .rec[data-kind=gap]{border-left-color:#d22;background:#fee}.gap{color:#a00;margin:2px 0}\
 #sessions{font-size:12px;max-height:30vh;overflow:auto}";
 
+/// Ends a block of the data and starts the next.
+pub(super) const NEXT_BLOCK: &str =
+    "\n]</script>\n<script type=\"application/json\" class=\"fg-d\">[\n";
+
 /// The figures of the shown records, for the summary line.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Counts {
@@ -52,12 +56,13 @@ pub(super) fn start(out: &mut impl io::Write) -> io::Result<()> {
     out.write_all(svg::defs().as_bytes())?;
     out.write_all(
         b"\n<main id=\"timeline\"><noscript>This report draws its records with JavaScript.</noscript></main>\n\
-          <script type=\"application/json\" id=\"fg-data\">[",
+          <script type=\"application/json\" class=\"fg-d\">[",
     )
 }
 
 /// Writes the data's closing `]`, the summary's figures (`name`, the file; `sessions`, the ids
-/// by number; `kinds`, the kinds by number; `counts`) and the script.
+/// by number; `kinds`, the kinds by number; the blocks' sizes, the filters' values and the
+/// counts of `items`) and the script.
 ///
 /// # Errors
 /// The I/O error of writing `out`.
@@ -66,11 +71,17 @@ pub(super) fn finish(
     name: &str,
     sessions: &[&str],
     kinds: &[&str],
-    counts: &Counts,
+    items: &super::data::Items,
 ) -> io::Result<()> {
+    let counts = items.counts();
+    let (verdicts, codes) = items.values();
     let meta = json!({
         "name": name,
         "kinds": kinds,
+        "block": super::data::BLOCK,
+        "blocks": items.blocks(),
+        "verdicts": verdicts,
+        "codes": codes,
         "records": counts.records,
         "positions": counts.positions,
         "troubled": counts.troubled,
