@@ -156,7 +156,7 @@ impl Items {
         }
         // A new block: its items say everything themselves (the script parses a block only
         // when it draws its records).
-        let first = self.next % BLOCK == 0;
+        let first = self.next.is_multiple_of(BLOCK);
         if first {
             self.previous = Previous::default();
             self.blocks.push(0);
