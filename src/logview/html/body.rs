@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::super::position::{PositionBoards, searched_board};
-use super::data::field;
+use super::fields::field;
 use crate::view::Finding;
 use crate::view::html::{self, escape};
 

@@ -20,6 +20,7 @@
 
 mod body;
 mod data;
+mod fields;
 mod page;
 mod script;
 mod shape;
