@@ -9,8 +9,16 @@ for each page:
 - renders it in headless Chromium (`--dump-dom`) and checks that the boards, the verdicts, the
   diagnostics and the filter script's count are in the rendered DOM.
 With --screenshot PATH, writes a screenshot of the Stockfish report (1200x1600) for a person.
+Then the hostile and the large cases (issue 30):
+- a log whose GUI and engine text is HTML and script (`</script>`, `<img onerror>`, in a
+  session id, an option, a GUI line, a diagnostic, a verdict, a kind), and a `gap` record:
+  nothing of it becomes an element or runs, it shows as text, the gap as a row;
+- a game resent move by move 2,000 times (then 2,000 times rejected) and 10,000 positions of
+  80-ply games (`scripts/bench-html`'s logs): the page at most a few times the log, only the
+  records near the window in the DOM, a jump to the end (`#jump=1`) draws the last record.
 With --measure, also builds a 300-ply game log (through Stockfish) and a 10,000-record log
-(copies of it as separate sessions), and prints each report's size and Chromium's load time.
+(copies of it as separate sessions), and prints each report's size and Chromium's load time
+(`scripts/bench-html` measures the 100,000-position logs).
 
 Prints `N passed, M failed` last; exit 1 on a failure. A missing Chromium, Stockfish or
 Fairy-Stockfish fails under CI=true, else the script says so and passes.
@@ -20,6 +28,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -75,11 +84,11 @@ def chromium_cmd(chromium, profile):
             "--disable-sync", f"--user-data-dir={profile}"]
 
 
-def dump_dom(chromium, page, profile):
-    """The rendered DOM of `page` and the seconds Chromium took."""
+def dump_dom(chromium, page, profile, fragment=""):
+    """The rendered DOM of `page` (`#fragment` added) and the seconds Chromium took."""
     start = time.monotonic()
     out = subprocess.run(chromium_cmd(chromium, profile)
-                         + ["--window-size=1200,1600", "--dump-dom", f"file://{page}"],
+                         + ["--window-size=1200,1600", "--dump-dom", f"file://{page}{fragment}"],
                          capture_output=True, text=True, timeout=180)
     return out.stdout, time.monotonic() - start
 
@@ -145,7 +154,7 @@ def capablanca_lines():
 
 
 def check_dom(r, name, dom, wants, boards_at_least):
-    r.check(f"{name}: rendered ({len(dom)} bytes of DOM)", "<main id=\"timeline\">" in dom)
+    r.check(f"{name}: rendered ({len(dom)} bytes of DOM)", "<main id=\"timeline\"" in dom)
     n = dom.count('<svg class="board"')
     r.check(f"{name}: {n} boards in the DOM (at least {boards_at_least})", n >= boards_at_least)
     for want in wants:
@@ -215,6 +224,100 @@ def measure(r, args, tmp, profile):
         tags_ok(r, name, html)
 
 
+XSS = "<img src=x onerror=\"document.title='XSS'\">"
+
+
+def hostile_log(path):
+    """Records whose text is HTML and script, and a gap."""
+    end = "</script><script>document.title='XSS'</script><!--"
+    raw = f"position startpos moves e2e4 {XSS}{end}"
+    records = [
+        {"ts": "2026-12-03T10:00:00.000001Z", "session": f"s{XSS}", "seq": 1,
+         "kind": "engine-start", "command": XSS, "args": [end], "pid": 1, "restart": 0},
+        {"ts": "2026-12-03T10:00:00.000002Z", "session": f"s{XSS}", "seq": 9, "kind": "gap",
+         "lost": 7, "first_seq": 2, "last_seq": 8},
+        {"ts": "2026-12-03T10:00:00.000003Z", "session": f"s{XSS}", "seq": 10,
+         "kind": "option", "name": XSS, "value": end},
+        {"ts": f"2026-12-03T10:00:00.000004Z{XSS}", "session": f"s{XSS}", "seq": 11,
+         "kind": "position", "raw": raw, "verdict": f"rejected{XSS}",
+         "diagnostics": [{"code": f"illegal-move{XSS}", "severity": f"error{XSS}",
+                          "message": f"move 2 `{XSS}` is illegal", "span": [29, 40],
+                          "fix": end}],
+         "fen_in": "startpos", "fen_out": None, "moves_in": ["e2e4", XSS], "moves_out": [],
+         "chess960": False, "final_fen": None, "sent": None},
+        {"ts": "2026-12-03T10:00:00.000005Z", "session": f"s{XSS}", "seq": 12,
+         "kind": f"kind{XSS}", "note": end},
+        {"ts": "2026-12-03T10:00:00.000006Z", "session": "t", "seq": 1, "kind": "position",
+         "raw": "position startpos moves e2e4", "verdict": "valid", "diagnostics": [],
+         "fen_in": "startpos", "fen_out": "startpos", "moves_in": ["e2e4"],
+         "moves_out": ["e2e4"], "chess960": False,
+         "final_fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+         "sent": "position startpos moves e2e4"},
+        {"ts": "2026-12-03T10:00:00.000007Z", "session": "t", "seq": 2, "kind": "search",
+         "position_seq": 1, "go": f"go {XSS}", "bestmove": f"e7e5{XSS}",
+         "ponder": end, "elapsed_ms": 1, "diagnostics": []},
+    ]
+    with open(path, "w") as f:
+        for rec in records:
+            f.write(json.dumps(rec) + "\n")
+
+
+def check_hostile(r, args, tmp, profile):
+    log = os.path.join(tmp, "hostile.jsonl")
+    hostile_log(log)
+    page = os.path.join(tmp, "hostile.html")
+    html = report(args.fenguard, log, page)
+    tags_ok(r, "hostile report", html)
+    r.check("hostile report: only the page's 3 scripts", html.count("<script") == 3
+            and html.count("</script>") == 3, str(html.count("<script")))
+    dom, _ = dump_dom(args.chromium, page, profile)
+    r.check("hostile report: drawn", 'data-open-ms="' in dom, dom[-500:])
+    r.check("hostile report: no script of the log ran", "<title>fenguard session report</title>"
+            in dom and "XSS</title>" not in dom)
+    r.check("hostile report: no element from the log", "<img" not in dom, dom[:0])
+    r.check("hostile report: the text shown as text",
+            "&lt;img src=x onerror=\"document.title='XSS'\"&gt;" in dom
+            and "&lt;/script&gt;&lt;script&gt;" in dom)
+    r.check("hostile report: the gap as a row", "7 records lost (seq 2–8)" in dom)
+    r.check("hostile report: the GUI's line rebuilt, its span marked",
+            "gui:  position startpos moves e2e4 &lt;img" in dom and "<mark class=" in dom)
+
+
+def check_large(r, args, tmp, profile):
+    """The logs of scripts/bench-html, smaller: growing lines and 10,000 positions."""
+    from importlib.machinery import SourceFileLoader
+    bench = SourceFileLoader("bench_html", os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "bench-html")).load_module()
+    logs = [("growing", lambda p: bench.growing(p, 2000, False), 1),
+            ("growing-rejected", lambda p: bench.growing(p, 2000, True), 4),
+            ("10,000 positions", lambda p: bench.games(p, 10000, 80, 10, 20261203), 1)]
+    for name, make, ratio in logs:
+        log = os.path.join(tmp, name.replace(",", "").replace(" ", "-") + ".jsonl")
+        make(log)
+        page = log[:-len(".jsonl")] + ".html"
+        start = time.monotonic()
+        html = report(args.fenguard, log, page)
+        made = time.monotonic() - start
+        size, page_size = os.path.getsize(log), len(html.encode())
+        r.check(f"{name}: page {page_size} bytes for a log of {size} (at most {ratio}x)",
+                page_size <= ratio * size)
+        tags_ok(r, name, html)
+        last_seq = json.loads(open(log).read().splitlines()[-1])["seq"]
+        for fragment in ["", "#jump=1"]:
+            dom, secs = dump_dom(args.chromium, page, profile, fragment)
+            sections = dom.count("<section ")
+            opened = (m := re.search(r'data-open-ms="([0-9.]+)"', dom)) and m.group(1)
+            jumped = (m := re.search(r'data-jump-ms="([0-9.]+)"', dom)) and m.group(1)
+            print(f"MEASURE {name}{fragment}: made in {made:.2f} s, opened in {opened} ms"
+                  f"{f', jumped in {jumped} ms' if jumped else ''}, {sections} records in the "
+                  f"DOM, Chromium {secs:.2f} s")
+            r.check(f"{name}{fragment}: drawn, {sections} records in the DOM (at most 200)",
+                    opened is not None and 0 < sections <= 200)
+            if fragment:
+                r.check(f"{name}{fragment}: the last record (seq {last_seq}) drawn",
+                        jumped is not None and f"seq {last_seq} " in dom)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fenguard", default="target/debug/fenguard")
@@ -279,6 +382,8 @@ def main():
         dom, _ = dump_dom(args.chromium, page, profile)
         check_dom(r, "check report", dom, ["in hand: white N · black n",
                                            "data-verdict=\"valid\""], 2)
+        check_hostile(r, args, tmp, profile)
+        check_large(r, args, tmp, profile)
         if args.measure:
             measure(r, args, tmp, profile)
     finally:

@@ -1,5 +1,6 @@
 //! The three output formats of `fenguard check`: `human`, `json` and `fen`.
 
+use crate::fen::escape_controls;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
@@ -215,7 +216,7 @@ impl Checker {
             }
             Format::Human => {
                 writeln!(out, "line {}: invalid", self.line_number)?;
-                writeln!(out, "  {d}")
+                writeln!(out, "  {}", escape_controls(&d.to_string()))
             }
         }
     }
@@ -287,7 +288,7 @@ impl StandardVerdict {
         };
         write!(out, "  in a standard game (UCI_Chess960 off): {status}")?;
         if let Some(fen) = &self.fen {
-            write!(out, ": {fen}")?;
+            write!(out, ": {}", escape_controls(fen))?;
         }
         match self.codes.is_empty() {
             true => writeln!(out),
@@ -353,7 +354,11 @@ pub(crate) fn write_human_block(
         (false, false) => "invalid",
     };
     match fen {
-        Some(fen) => writeln!(out, "line {line_number}: {status}: {fen}")?,
+        Some(fen) => writeln!(
+            out,
+            "line {line_number}: {status}: {}",
+            escape_controls(&fen.to_string())
+        )?,
         None => writeln!(out, "line {line_number}: {status}")?,
     }
     for d in diagnostics {
@@ -376,7 +381,8 @@ pub(crate) fn write_human(
         (true, Severity::Warning) => ("\x1b[1;33m", "\x1b[0m"),
         (true, Severity::Note) => ("\x1b[1;36m", "\x1b[0m"),
     };
-    writeln!(out, "  {on}{}[{}]{off}: {}", d.severity, d.code, d.message)?;
+    let message = escape_controls(&d.message);
+    writeln!(out, "  {on}{}[{}]{off}: {message}", d.severity, d.code)?;
     if let Some(span) = &d.span {
         let shown: String = String::from_utf8_lossy(input)
             .chars()
@@ -398,7 +404,7 @@ pub(crate) fn write_human(
         )?;
     }
     if let Some(fix) = &d.fix {
-        writeln!(out, "   = fix: {fix}")?;
+        writeln!(out, "   = fix: {}", escape_controls(fix))?;
     }
     Ok(())
 }

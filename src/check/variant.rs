@@ -208,7 +208,11 @@ impl VariantChecker {
         };
         let (n, variant) = (self.line_number, &self.name);
         match fen {
-            Some(fen) => writeln!(out, "line {n} ({variant}): {status}: {fen}")?,
+            Some(fen) => writeln!(
+                out,
+                "line {n} ({variant}): {status}: {}",
+                crate::fen::escape_controls(fen)
+            )?,
             None => writeln!(out, "line {n} ({variant}): {status}")?,
         }
         for d in &v.diagnostics {

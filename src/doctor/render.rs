@@ -3,18 +3,20 @@
 use std::fmt::Write as _;
 
 use super::report::{Report, Status};
+use crate::fen::escape_controls as clean;
 
 /// The report card: a header, one line per check (its transcript under every warn and fail),
-/// the summary and the fails again at the end.
+/// the summary and the fails again at the end. The engine's text (its `id` lines, the lines
+/// quoted in details and transcripts) is written with its control characters escaped.
 pub fn text(report: &Report) -> String {
     let mut s = String::new();
     let e = &report.engine;
     let _ = writeln!(
         s,
         "fenguard doctor: {} ({}) — {}",
-        e.name.as_deref().unwrap_or("(no id name)"),
-        e.author.as_deref().unwrap_or("no id author"),
-        e.command.join(" ")
+        clean(e.name.as_deref().unwrap_or("(no id name)")),
+        clean(e.author.as_deref().unwrap_or("no id author")),
+        clean(&e.command.join(" "))
     );
     let _ = writeln!(
         s,
@@ -30,9 +32,15 @@ pub fn text(report: &Report) -> String {
             group = c.group;
             let _ = writeln!(s, "\n{group}");
         }
-        let _ = writeln!(s, "  {:<5} {:<34} {}", c.status.name(), c.id, c.detail);
+        let _ = writeln!(
+            s,
+            "  {:<5} {:<34} {}",
+            c.status.name(),
+            c.id,
+            clean(&c.detail)
+        );
         for t in &c.transcript {
-            let _ = writeln!(s, "          {t}");
+            let _ = writeln!(s, "          {}", clean(t));
         }
     }
     let m = &report.summary;
@@ -47,7 +55,7 @@ pub fn text(report: &Report) -> String {
         } else {
             ""
         };
-        let _ = writeln!(s, "  fail {}{known}: {}", c.id, c.detail);
+        let _ = writeln!(s, "  fail {}{known}: {}", c.id, clean(&c.detail));
     }
     let demoted = report.checks.iter().filter(|c| c.demoted).count();
     if demoted > 0 {
@@ -61,7 +69,7 @@ pub fn text(report: &Report) -> String {
         let _ = writeln!(
             s,
             "baseline {}: {} known fails, {} new ({}), {} fixed ({})",
-            b.file,
+            clean(&b.file),
             b.known.len(),
             b.new.len(),
             b.new.join(", "),
@@ -73,7 +81,7 @@ pub fn text(report: &Report) -> String {
         let _ = writeln!(
             s,
             "the engine does not survive: {}. Behind fenguard (`fenguard -- ENGINE`) these inputs never reach it.",
-            m.not_survived.join(", ")
+            clean(&m.not_survived.join(", "))
         );
     }
     s

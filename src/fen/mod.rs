@@ -35,6 +35,7 @@ pub(crate) use castling::{CastlingField, resolve as resolve_castling};
 pub use diagnostic::{Code, Diagnostic, Severity};
 pub use geometry::Geometry;
 pub use needs_variant::needs_variant;
+pub use text::escape_controls;
 pub use write::{EpMode, FenDisplay, UnknownMode, write_fen};
 
 /// Whether `position` has a castling right that standard chess cannot express (its king is

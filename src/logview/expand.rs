@@ -86,6 +86,12 @@ fn appended(
 }
 
 impl Expander {
+    /// The last full `position` record of `session` rebuilt so far (the one the session's
+    /// next compact record extends), if any.
+    pub fn last_position(&self, session: &str) -> Option<&Map<String, Value>> {
+        self.last.get(session).map(|(_, record)| record)
+    }
+
     /// Parses one line and rebuilds it ([`Expander::expand`]).
     ///
     /// # Errors

@@ -192,6 +192,7 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
     let mut pending: Option<(usize, ExpandError)> = None;
     let report = |(at, err): (usize, ExpandError), bad: &mut usize| {
         *bad += 1;
+        let err = crate::fen::escape_controls(&err.to_string()).into_owned();
         eprintln!("fenguard log: {name}:{at}: {err}");
     };
     follow::read_lines(path, args.follow, |line| {
@@ -252,6 +253,7 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
             // Written whole: a bad record, not a write cut short.
             report((at, err), &mut bad);
         } else {
+            let err = crate::fen::escape_controls(&err.to_string()).into_owned();
             eprintln!(
                 "fenguard log: warning: {name}:{at}: the last line is not a whole record (a torn write?): left out ({err})"
             );

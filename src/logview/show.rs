@@ -9,6 +9,7 @@ use std::io;
 use serde_json::Value;
 
 use super::position::{Drawn, PositionBoards, searched_board};
+use crate::fen::escape_controls;
 use crate::view::term::{board_lines, side_by_side};
 use crate::view::{BoardWhen, Finding, Style};
 
@@ -21,11 +22,13 @@ pub struct Boards {
     pub style: Style,
 }
 
+/// A field's value as text, its control characters escaped (a GUI's or an engine's text never
+/// reaches the terminal raw).
 fn text(value: &Value) -> String {
     match value {
         Value::Null => "(nothing)".to_owned(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::String(s) => escape_controls(s).into_owned(),
+        other => escape_controls(&other.to_string()).into_owned(),
     }
 }
 
@@ -42,9 +45,14 @@ pub fn human(
     position: Option<&Value>,
 ) -> io::Result<()> {
     let kind = record["kind"].as_str().unwrap_or("?");
-    write!(out, "{file}:{number}  seq {}  {kind}", text(&record["seq"]))?;
+    write!(
+        out,
+        "{file}:{number}  seq {}  {}",
+        text(&record["seq"]),
+        escape_controls(kind)
+    )?;
     if let Some(verdict) = record["verdict"].as_str() {
-        write!(out, "  {verdict}")?;
+        write!(out, "  {}", escape_controls(verdict))?;
     }
     writeln!(
         out,
@@ -72,7 +80,7 @@ pub fn human(
                 key.as_str(),
                 "ts" | "session" | "seq" | "kind" | "diagnostics"
             ) {
-                writeln!(out, "  {key}: {}", text(value))?;
+                writeln!(out, "  {}: {}", escape_controls(key), text(value))?;
             }
         }
     }
@@ -162,7 +170,7 @@ pub(super) fn search_board(
 }
 
 fn write_drawn(out: &mut impl io::Write, drawn: &Drawn, style: Style) -> io::Result<()> {
-    writeln!(out, "    {}", drawn.caption)?;
+    writeln!(out, "    {}", escape_controls(&drawn.caption))?;
     for line in board_lines(&drawn.board, &drawn.marks, style) {
         writeln!(out, "  {line}")?;
     }
@@ -184,7 +192,11 @@ fn position_boards(out: &mut impl io::Write, record: &Value, boards: Boards) -> 
             (Some(gui), Some(engine)) => {
                 let left = board_lines(&gui.board, &gui.marks, boards.style);
                 let right = board_lines(&engine.board, &engine.marks, boards.style);
-                for line in side_by_side((&gui.caption, &left), (&engine.caption, &right), 4) {
+                let (g, e) = (
+                    escape_controls(&gui.caption),
+                    escape_controls(&engine.caption),
+                );
+                for line in side_by_side((&g, &left), (&e, &right), 4) {
                     writeln!(out, "  {line}")?;
                 }
             }

@@ -100,7 +100,7 @@ pub fn spawn_engine_readers(
         read_frames(stderr, MAX_LINE, "engine's stderr", |batch| {
             for frame in batch.drain(..) {
                 let (Frame::Line(line) | Frame::Overlong { chunk: line, .. }) = frame;
-                tracing::info!(target: ENGINE_STDERR, "stderr> {}", String::from_utf8_lossy(trim_newline(&line)).chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect::<String>());
+                tracing::info!(target: ENGINE_STDERR, "stderr> {}", crate::fen::escape_controls(&String::from_utf8_lossy(trim_newline(&line))));
                 let _ = stderr_out.write_all(&line);
             }
             true

@@ -85,9 +85,10 @@ mark.k-note,mark.s-note{background:#bdf}mark.k-changed{background:#9ee}\
 .diags{margin:4px 0;padding-left:18px}.s-error b{color:#c00}.s-warning b{color:#b60}.s-note b{color:#26a}\
 .moves{font:12px ui-monospace,monospace;color:#333}.kv{color:#333}.kv b{font-weight:600}";
 
-/// Draws a `.lazy` board (see [`lazy_figure`]) as [`svg::board`] would, when it comes near
-/// the window: the pieces of `data-fen`'s placement, the bestmove `data-best` as an arrow.
-const LAZY_JS: &str = "(function(){var G={K:'♚',Q:'♛',R:'♜',B:'♝',N:'♞',P:'♟'};\
+/// Defines `fgDraw(el)`, which draws a `.lazy` board (see [`lazy_figure`]) as [`svg::board`]
+/// would: the pieces of `data-fen`'s placement, the bestmove `data-best` as an arrow (for the
+/// pages that draw boards from data: this one and `fenguard log --html`).
+pub const DRAW_JS: &str = "var fgDraw=(function(){var G={K:'♚',Q:'♛',R:'♜',B:'♝',N:'♞',P:'♟'};\
 function draw(el){var fen=el.getAttribute('data-fen')||'',W=+el.getAttribute('data-w'),H=+el.getAttribute('data-h'),best=el.getAttribute('data-best')||'';\
 var rows=fen.split('/'),t='',u='',mk='',a='';for(var y=0;y<rows.length&&y<H;y++){var r=rows[y],x=0,i=0,w=[],wx=[],b=[],bx=[];\
 while(i<r.length){var c=r.charAt(i);if(c>='0'&&c<='9'){var j=i;while(j<r.length&&r.charAt(j)>='0'&&r.charAt(j)<='9')j++;x+=parseInt(r.slice(i,j),10);i=j;continue;}\
@@ -102,7 +103,10 @@ if(m){mk=sq(m[1],m[2])+sq(m[3],m[4]);a='<line class=\"ar\" x1=\"'+(X(m[1])+0.5)+
 else if(d){mk=sq(d[1],d[2]);a='<circle class=\"ar\" cx=\"'+(X(d[1])+0.5)+'\" cy=\"'+(Y(d[2])+0.5)+'\" r=\".35\"/>';}\
 var co=(H===8&&(W===8||W===10))?'<use href=\"#c'+W+'x'+H+'\"/>':'';\
 el.innerHTML='<svg class=\"board\" viewBox=\"0 0 '+W+' '+H+'\" width=\"'+W*36+'\" height=\"'+H*36+'\" role=\"img\"><rect width=\"'+W+'\" height=\"'+H+'\" fill=\"url(#sq)\"/>'+mk+'<g transform=\"translate(.5 .83)\">'+t+'</g>'+u+co+a+'</svg>';\
-el.className='drawn';}\
+el.className='drawn';}return draw;})();";
+
+/// Draws the `.lazy` boards ([`DRAW_JS`]) when they come near the window.
+const LAZY_JS: &str = "(function(){var draw=fgDraw;\
 var lazy=[].slice.call(document.querySelectorAll('.lazy')),queued=false;\
 function near(){queued=false;var h=window.innerHeight||1600,keep=[];\
 for(var i=0;i<lazy.length;i++){var el=lazy[i];if(el.offsetParent===null){keep.push(el);continue;}\
@@ -196,7 +200,7 @@ pub fn page(title: &str, summary: &str, entries: &[Entry]) -> String {
     }
     let _ = write!(
         out,
-        "</main>\n<script>{JS}{LAZY_JS}</script>\n</body></html>\n"
+        "</main>\n<script>{JS}{DRAW_JS}{LAZY_JS}</script>\n</body></html>\n"
     );
     out
 }

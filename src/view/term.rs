@@ -15,6 +15,7 @@
 
 use super::board::{Board, Cell, Square};
 use super::marks::{MarkKind, Marks};
+use crate::fen::escape_controls;
 
 /// How boards are drawn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -84,7 +85,10 @@ fn cell_text(board: &Board, sq: Square, marks: &Marks, style: Style) -> String {
 }
 
 /// A field shown for people: `w to move`, `castling KQkq`.
+/// A field as shown: `w to move`, `castling KQkq`; the FEN's text escaped
+/// ([`escape_controls`]).
 fn field_label(name: &str, text: &str) -> String {
+    let text = escape_controls(text);
     match name {
         "side" => format!("{text} to move"),
         _ => format!("{name} {text}"),
@@ -112,7 +116,13 @@ pub fn board_lines(board: &Board, marks: &Marks, style: Style) -> Vec<String> {
     let pocket_line = |who: &str, pieces: &str| {
         let shown: String = match pieces.is_empty() {
             true => "-".to_owned(),
-            false => pieces.chars().map(|c| glyph(c, style.unicode)).collect(),
+            false => escape_controls(
+                &pieces
+                    .chars()
+                    .map(|c| glyph(c, style.unicode))
+                    .collect::<String>(),
+            )
+            .into_owned(),
         };
         format!(
             "    {who} in hand: {}",
@@ -156,7 +166,8 @@ pub fn board_lines(board: &Board, marks: &Marks, style: Style) -> Vec<String> {
             (false, MarkKind::Move) => ("(", ")"),
             (false, _) => ("[", "]"),
         };
-        let (places, code) = text.rsplit_once(' ').unwrap_or((text, ""));
+        let text = escape_controls(text);
+        let (places, code) = text.rsplit_once(' ').unwrap_or((&text, ""));
         lines.push(format!("    {open}{places}{close} {code}"));
     }
     lines

@@ -9,4 +9,5 @@ mod common;
 
 mod adapter_never_worse;
 mod check_cli;
+mod check_escapes;
 mod check_memory;

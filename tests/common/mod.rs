@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod check;
+pub mod controls;
 mod gui;
 pub mod skip;
 pub mod tempdirs;

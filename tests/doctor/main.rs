@@ -10,5 +10,6 @@ mod support;
 
 mod doctor_debian_engines;
 mod doctor_engines;
+mod doctor_escapes;
 mod doctor_fake;
 mod doctor_faults;

@@ -10,6 +10,7 @@ mod common;
 
 mod view_check;
 mod view_html;
+mod view_html_big;
 mod view_log;
 
 use std::path::PathBuf;
