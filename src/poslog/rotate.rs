@@ -64,6 +64,13 @@ pub struct RotatingFile {
     /// Whether the path was checked for another process's rotation since the last flush: one
     /// check a batch, not two `statx` calls a line.
     checked: bool,
+    /// Bytes of the callers' writes that reached a file (the system accepted them), over every
+    /// file this writer wrote: with the offsets of its own lines, a caller tells which of them
+    /// a failed write lost ([`RotatingFile::committed`]).
+    committed: u64,
+    /// The last write that failed left the open file in the middle of a line: the next bytes
+    /// written start with a line end, so that they start a line of their own.
+    torn: bool,
 }
 
 /// Pending bytes past which they are written without waiting for the flush.
@@ -97,16 +104,66 @@ impl RotatingFile {
             generation: 0,
             pending: Vec::new(),
             checked: false,
+            committed: 0,
+            torn: false,
         })
     }
 
-    /// Writes the pending bytes to the open file.
+    /// Writes the pending bytes to the open file. When the system refuses them (a full disk, a
+    /// dead filesystem), the bytes not written are dropped (they are not retried into the middle
+    /// of later lines) and the error returned; [`RotatingFile::committed`] counts the bytes
+    /// that went through.
     fn write_pending(&mut self) -> io::Result<()> {
-        if !self.pending.is_empty() {
-            self.file.write_all(&self.pending)?;
-            self.pending.clear();
+        if self.pending.is_empty() {
+            return Ok(());
         }
+        if self.torn {
+            if let Err(err) = self.file.write_all(b"\n") {
+                self.drop_pending(0);
+                return Err(err);
+            }
+            self.torn = false;
+            self.len += 1;
+        }
+        let mut done = 0;
+        while done < self.pending.len() {
+            match self.file.write(&self.pending[done..]) {
+                Ok(0) => {
+                    self.drop_pending(done);
+                    return Err(io::ErrorKind::WriteZero.into());
+                }
+                Ok(n) => {
+                    done += n;
+                    self.committed += n as u64;
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.drop_pending(done);
+                    return Err(err);
+                }
+            }
+        }
+        self.pending.clear();
         Ok(())
+    }
+
+    /// Forgets the pending bytes after the first `written` (which reached the file), after a
+    /// failed write; remembers a line cut in two.
+    fn drop_pending(&mut self, written: usize) {
+        let lost = self.pending.len() - written;
+        self.len = self.len.saturating_sub(lost as u64);
+        if written > 0 {
+            self.torn = self.pending[written - 1] != b'\n';
+        }
+        self.pending.clear();
+    }
+
+    /// Bytes of the callers' writes that reached a file so far (the system accepted them), over
+    /// every file this writer wrote, the line ends it adds after a torn line not counted. A
+    /// caller that counts the bytes it wrote knows from it which of its lines are in the file
+    /// after a failed write: those that end at or before this count.
+    pub fn committed(&self) -> u64 {
+        self.committed
     }
 
     /// Bytes in the current file.
@@ -152,14 +209,17 @@ impl RotatingFile {
             && self.len.saturating_add(size) > self.rotation.max_bytes
     }
 
-    /// Writes what is pending to the file open now, then opens the path afresh.
+    /// Writes what is pending to the file open now, then opens the path afresh (also when
+    /// that write failed: a writer whose file was made unwritable goes on in a new one; the
+    /// failed write's error is returned after).
     fn reopen(&mut self) -> io::Result<()> {
-        self.write_pending()?;
+        let written = self.write_pending();
         let (file, len) = open_append(&self.path)?;
         self.file = file;
         self.len = len;
+        self.torn = false;
         self.generation += 1;
-        Ok(())
+        written
     }
 
     /// Whether the path now names another file than the one open (another process rotated

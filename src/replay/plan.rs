@@ -111,6 +111,9 @@ pub struct Plan {
     /// The log's last line, when it could not be read and was left out: a write torn by a
     /// crash or a kill (its line number, from 1, and why).
     pub torn: Option<(usize, crate::logview::ExpandError)>,
+    /// The session's `gap` records (records the writer lost: a full disk; SPEC section 8)
+    /// up to `until`: the replay cannot send what they held.
+    pub gaps: Vec<crate::logview::Gap>,
 }
 
 /// Why a log cannot be replayed.
@@ -204,10 +207,17 @@ impl Plan {
             steps: Vec::new(),
             notes: Vec::new(),
             torn,
+            gaps: Vec::new(),
         };
         let mut open: VecDeque<usize> = VecDeque::new();
         for record in records {
             if record["session"].as_str() != Some(plan.session.as_str()) {
+                continue;
+            }
+            if let Some(gap) = crate::logview::Gap::of(&record) {
+                if until.is_none_or(|u| gap.first_seq <= u) {
+                    plan.gaps.push(gap);
+                }
                 continue;
             }
             let seq = record["seq"].as_u64().unwrap_or(0);
