@@ -8,4 +8,5 @@ mod common;
 
 mod log_cli;
 mod log_compact;
+mod log_gap;
 mod log_rotation;
