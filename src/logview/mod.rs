@@ -208,10 +208,18 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
         if line.trim().is_empty() {
             return Ok(());
         }
-        if let Some(earlier) = pending.take() {
-            report(earlier, &mut bad);
+        let expanded = expander.expand_line(line);
+        if let Some((at, err)) = pending.take() {
+            if expanded.as_ref().is_ok_and(|r| Gap::of(r).is_some()) {
+                // A write cut short by the failure the gap record counts.
+                eprintln!(
+                    "fenguard log: warning: {name}:{at}: not a whole record, cut short where the gap below starts: left out ({err})"
+                );
+            } else {
+                report((at, err), &mut bad);
+            }
         }
-        let record = match expander.expand_line(line) {
+        let record = match expanded {
             Ok(record) => record,
             // `--follow` passes whole lines only: a bad one is no torn write.
             Err(err) if args.follow => {

@@ -109,7 +109,10 @@ fn a_100k_line_script_piped_through_the_proxy_loses_no_record() {
     );
     let positions: Vec<&Value> = records.iter().filter(|r| r["kind"] == "position").collect();
     assert_eq!(positions.len(), LINES);
-    let seqs: Vec<u64> = positions.iter().map(|r| r["seq"].as_u64().unwrap()).collect();
+    let seqs: Vec<u64> = positions
+        .iter()
+        .map(|r| r["seq"].as_u64().unwrap())
+        .collect();
     let holes: Vec<(u64, u64)> = seqs
         .windows(2)
         .filter(|w| w[1] != w[0] + 1)
@@ -158,7 +161,11 @@ fn a_log_made_unwritable_after_start_gets_a_gap_record_with_the_count_and_seq_ra
     let so_far = format!("{LOST} records lost so far (seq {first}-{last})");
     gui.proxy.wait_log("fenguard.log", &so_far);
     let log = gui.proxy.log("fenguard.log");
-    assert_eq!(log.matches("records are lost until it can write again").count(), 1);
+    assert_eq!(
+        log.matches("records are lost until it can write again")
+            .count(),
+        1
+    );
     // Room again: the writer opens the path afresh at its next batch.
     std::fs::remove_file(&path).unwrap();
     gui.send(&script_line(12));
@@ -177,9 +184,13 @@ fn a_log_made_unwritable_after_start_gets_a_gap_record_with_the_count_and_seq_ra
     assert_eq!(records[1]["seq"], last + 1);
     let text = std::fs::read_to_string(&path).unwrap();
     let next: Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
-    assert!(next.get("extends").is_none(), "after a gap, in full: {next}");
+    assert!(
+        next.get("extends").is_none(),
+        "after a gap, in full: {next}"
+    );
     let range = format!("{LOST} records lost (seq {first}-{last})");
-    gui.proxy.wait_log("fenguard.log", &format!("{range} of session"));
+    gui.proxy
+        .wait_log("fenguard.log", &format!("{range} of session"));
     gui.send("quit");
     gui.proxy.close();
     gui.proxy.wait_exit();
@@ -233,9 +244,56 @@ fn log_filters_show_a_gap_a_lost_record_may_have_matched() {
         String::from_utf8(out.stdout).unwrap()
     };
     let by_seq = run(&["--seq", "3"]);
-    assert!(by_seq.contains("-- 3 records lost (seq 2-4) --"), "{by_seq}");
-    assert!(!by_seq.contains("ucinewgame") && !by_seq.contains("seq 9"), "{by_seq}");
+    assert!(
+        by_seq.contains("-- 3 records lost (seq 2-4) --"),
+        "{by_seq}"
+    );
+    assert!(
+        !by_seq.contains("ucinewgame") && !by_seq.contains("seq 9"),
+        "{by_seq}"
+    );
     let by_verdict = run(&["--verdict", "rejected", "--session", "t"]);
-    assert!(by_verdict.contains("-- 1 record lost (seq 9) --"), "{by_verdict}");
+    assert!(
+        by_verdict.contains("-- 1 record lost (seq 9) --"),
+        "{by_verdict}"
+    );
     assert_eq!(by_verdict.lines().count(), 1, "{by_verdict}");
+}
+
+/// A full disk can take part of a line: the writer ends it before the gap record, and both
+/// `fenguard log` and `fenguard replay` leave the torn line out with a warning, not an error.
+#[test]
+fn a_line_torn_where_a_gap_starts_is_left_out_with_a_warning() {
+    let dir = test_dir("gap-torn");
+    let path = dir.join("positions.jsonl");
+    let lines = [
+        r#"{"ts":"2026-12-03T14:00:00.000000Z","session":"s","seq":1,"kind":"command","raw":"ucinewgame"}"#,
+        r#"{"ts":"2026-12-03T14:00:00.100000Z","session":"s","seq":2,"kind":"posi"#,
+        r#"{"ts":"2026-12-03T14:00:01.000000Z","session":"s","kind":"gap","lost":2,"first_seq":2,"last_seq":3}"#,
+        r#"{"ts":"2026-12-03T14:00:02.000000Z","session":"s","seq":4,"kind":"command","raw":"ucinewgame"}"#,
+    ];
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let log = Command::new(FENGUARD)
+        .arg("log")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&log.stderr);
+    assert_eq!(log.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: positions.jsonl:2: not a whole record"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&log.stdout).contains("-- 2 records lost (seq 2-3) --"));
+    let replay = Command::new(FENGUARD)
+        .arg("replay")
+        .arg(&path)
+        .args(["--", FAKE_ENGINE])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&replay.stdout);
+    let err = String::from_utf8_lossy(&replay.stderr);
+    assert_eq!(replay.status.code(), Some(0), "{out}{err}");
+    assert!(out.contains("line 2 is not a whole record"), "{out}");
+    assert!(err.contains("has a gap: 2 records lost (seq 2-3)"), "{err}");
 }
