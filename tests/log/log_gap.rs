@@ -26,7 +26,7 @@ const FEN: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 /// first move with the next 1..=11 moves (the last one twice), and so on.
 fn script_line(n: usize) -> String {
     let plies = n % GAME.len() + 1;
-    if (n / GAME.len()) % 2 == 0 {
+    if (n / GAME.len()).is_multiple_of(2) {
         format!("position startpos moves {}", GAME[..plies].join(" "))
     } else {
         let plies = plies.min(GAME.len() - 1);
