@@ -8,6 +8,10 @@
 //! ([`rotate`]: `log.max_bytes`, `log.keep`), and the first record of each file is full.
 //! The records of the GUI's other lines that matter for the engine (`option`, `command`: just
 //! the line, for `fenguard replay`) have no compact form: their size never depends on the game.
+//! No record is dropped silently: the queue to the writer is bounded only in bytes
+//! ([`QUEUE_BYTES`]), the writer takes every record queued at once ([`writer`]), and the
+//! records a writer truly could not write (a full disk, a stuck one) are counted and named by a
+//! `gap` record ([`gap`]) as soon as one can be written.
 
 pub mod compact;
 pub mod gap;
