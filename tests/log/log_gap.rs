@@ -37,7 +37,7 @@ fn script_line(n: usize) -> String {
 /// Every record of the positions log in `dir`, rotated files first, each file rebuilt on its
 /// own (as `fenguard log` reads each).
 fn all_records(dir: &Path) -> Vec<Value> {
-    let mut files: Vec<_> = (1..=8)
+    let mut files: Vec<_> = (1..=40)
         .rev()
         .map(|n| dir.join(format!("positions.jsonl.{n}")))
         .filter(|p| p.exists())
@@ -58,8 +58,9 @@ fn all_records(dir: &Path) -> Vec<Value> {
     records
 }
 
-/// 25,000 `position` lines (and an `isready` every 1,000) piped in at once: the relay reads
-/// them as fast as it can, and every one has its record, seqs without a hole. With the former
+/// 25,000 `position` lines (and an `isready` every 1,000) piped in at once, the log rotating
+/// at 1 MiB: the relay reads them as fast as it can, and every one has its record, seqs
+/// without a hole, each file rebuilt on its own. With the former
 /// queue of 4,096 records a debug build kept 48,861 records of 100,000 (its writer lags far
 /// behind its relay). 25,000 records fit the queue's byte budget even if the writer wrote none until the
 /// end, so only a lost write could fail this; the release build's 100,000-line run is in
@@ -80,9 +81,13 @@ fn a_25k_line_script_piped_through_the_proxy_loses_no_record() {
     script.push_str("isready\nquit\n");
     let script_path = dir.join("script.uci");
     std::fs::write(&script_path, script).unwrap();
+    // Rotation at 1 MiB: batches across about ten files, each readable on its own.
+    let config = common::write_config(&dir, "[log]\nmax_bytes = 1048576\nkeep = 40\n");
     let mut child = Command::new(FENGUARD)
         .arg("--log-dir")
         .arg(&logs)
+        .arg("--config")
+        .arg(&config)
         .args(["--", FAKE_ENGINE])
         .env_remove("RUST_LOG")
         .env_remove("FENGUARD_CONFIG")
@@ -104,6 +109,10 @@ fn a_25k_line_script_piped_through_the_proxy_loses_no_record() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "{status}");
+    assert!(
+        logs.join("positions.jsonl.8").exists(),
+        "rotated fewer than 8 times"
+    );
     let records = all_records(&logs);
     assert!(
         records.iter().all(|r| r["kind"] != "gap"),
