@@ -14,7 +14,8 @@
 //! `FILE` is started. Each `write` call lands whole in one file, so a caller that writes one
 //! line a call (tracing's formatter, the position log) never sees a line split; a file exceeds
 //! the cap only by one write, when that write alone is larger than the room left in an empty
-//! file. When another process sharing the directory has rotated the file (Unix: the path names
+//! file, or while it cannot be rotated (a rename refused: it goes on taking lines rather than
+//! losing them, and the next flush lets rotation try again). When another process sharing the directory has rotated the file (Unix: the path names
 //! another inode), the next write reopens the path; processes rotate one at a time, under an
 //! exclusive lock on `FILE.lock` (see [`RotatingFile::prepare`]).
 
@@ -71,6 +72,10 @@ pub struct RotatingFile {
     /// The last write that failed left the open file in the middle of a line: the next bytes
     /// written start with a line end, so that they start a line of their own.
     torn: bool,
+    /// A rotation failed (a rename or the new file refused: a read-only directory) while the
+    /// open file still takes writes: it goes on past the cap, and the next flush lets the next
+    /// write try again. Losing lines a file could hold, to keep it under its cap, would be worse.
+    unrotatable: bool,
 }
 
 /// Pending bytes past which they are written without waiting for the flush.
@@ -106,6 +111,7 @@ impl RotatingFile {
             checked: false,
             committed: 0,
             torn: false,
+            unrotatable: false,
         })
     }
 
@@ -186,8 +192,12 @@ impl RotatingFile {
     /// it, and rotates when the write would take a non-empty file past the cap. Returns whether
     /// the write will start a new file (so the caller can write that record in full).
     ///
+    /// A rotation that fails (a rename or the new file refused) does not fail the write: the
+    /// file goes on past the cap, and rotation is tried again after the next flush.
+    ///
     /// # Errors
-    /// The I/O error of a rename or of opening the new file.
+    /// The I/O error of writing what is pending before a rotation, or of reopening a path
+    /// another process rotated.
     pub fn prepare(&mut self, size: u64) -> io::Result<bool> {
         let before = self.generation;
         if self.rotation.max_bytes > 0
@@ -196,8 +206,12 @@ impl RotatingFile {
         {
             self.reopen()?;
         }
-        if self.over_cap(size) {
-            self.rotate(size)?;
+        if self.over_cap(size) && !self.unrotatable {
+            self.write_pending()?;
+            self.file.flush()?;
+            if self.rotate(size).is_err() {
+                self.unrotatable = true;
+            }
         }
         Ok(self.generation != before)
     }
@@ -257,8 +271,6 @@ impl RotatingFile {
     /// rotated by another and goes on in the new file, unless a write of `size` bytes would
     /// take that one past the cap too.
     fn rotate(&mut self, size: u64) -> io::Result<()> {
-        self.write_pending()?;
-        self.file.flush()?;
         let _lock = RotationLock::acquire(&self.path)?;
         if self.replaced() {
             self.reopen()?;
@@ -348,6 +360,7 @@ impl Write for RotatingFile {
     /// Writes what is pending; the next write checks the path for another process's rotation.
     fn flush(&mut self) -> io::Result<()> {
         self.checked = false;
+        self.unrotatable = false;
         self.write_pending()?;
         self.file.flush()
     }

@@ -67,3 +67,28 @@ fn a_write_larger_than_the_cap_goes_whole_into_a_fresh_file() {
     assert_eq!(std::fs::read(&path).unwrap(), b"0123456789\n");
     assert!(!rotated_path(&path, 1).exists());
 }
+
+#[test]
+fn a_file_that_cannot_be_rotated_goes_on_past_the_cap_and_rotates_once_it_can() {
+    let dir = dir("unrotatable");
+    let path = dir.join("x.log");
+    // `x.log.1` a directory that is not empty: renaming `x.log` over it fails.
+    let blocker = rotated_path(&path, 1);
+    std::fs::create_dir_all(blocker.join("inside")).unwrap();
+    let rotation = Rotation {
+        max_bytes: 10,
+        keep: 1,
+    };
+    let mut file = RotatingFile::open(&path, rotation).unwrap();
+    for line in ["aaaa\n", "bbbb\n", "cccc\n"] {
+        file.write_all(line.as_bytes()).unwrap();
+    }
+    file.flush().unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"aaaa\nbbbb\ncccc\n");
+    assert_eq!(file.committed(), 15);
+    std::fs::remove_dir_all(&blocker).unwrap();
+    file.write_all(b"dddd\n").unwrap();
+    file.flush().unwrap();
+    assert_eq!(std::fs::read(&blocker).unwrap(), b"aaaa\nbbbb\ncccc\n");
+    assert_eq!(std::fs::read(&path).unwrap(), b"dddd\n");
+}
