@@ -32,7 +32,7 @@ use time::macros::format_description;
 
 use crate::session::{Event, Record};
 pub use compact::Compactor;
-pub use gap::Run;
+use gap::Run;
 pub use rotate::{RotatingFile, Rotation, rotated_path};
 use writer::{Msg, Writer};
 
@@ -85,7 +85,7 @@ struct Line<'a> {
 
 /// About the bytes of memory `record` holds: its strings and a fixed share for the record, its
 /// allocations and its place in the queue.
-pub fn record_bytes(record: &Record) -> usize {
+pub(crate) fn record_bytes(record: &Record) -> usize {
     const FIXED: usize = 160;
     let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
     FIXED
@@ -146,10 +146,10 @@ impl PositionLog {
         let (queue, records) = channel();
         let (done_tx, done) = sync_channel(DONE_QUEUE);
         let queued = Arc::new(AtomicUsize::new(0));
-        let budget = Arc::clone(&queued);
+        let taken = Arc::clone(&queued);
         let writer = std::thread::Builder::new()
             .name("positions.jsonl".to_owned())
-            .spawn(move || Writer::new(file, session, done_tx).run(&records, &budget))?;
+            .spawn(move || Writer::new(file, session, done_tx).run(&records, &taken))?;
         Ok(PositionLog {
             queue: Some(queue),
             queued,

@@ -73,10 +73,10 @@ impl Writer {
 
     /// Writes batches until the relay hangs up; then warns of runs that never got their `gap`
     /// line.
-    pub(super) fn run(mut self, queue: &Receiver<Msg>, budget: &AtomicUsize) {
+    pub(super) fn run(mut self, queue: &Receiver<Msg>, queued: &AtomicUsize) {
         while let Ok(first) = queue.recv() {
             std::thread::sleep(GATHER);
-            self.batch(std::iter::once(first).chain(queue.try_iter()), budget);
+            self.batch(std::iter::once(first).chain(queue.try_iter()), queued);
         }
         for run in self.gaps.runs() {
             tracing::warn!(
@@ -93,8 +93,9 @@ impl Writer {
         label.map_or(self.session.as_str(), String::as_str)
     }
 
-    /// Renders and writes one batch, then settles which of its lines the file holds.
-    pub(super) fn batch(&mut self, msgs: impl Iterator<Item = Msg>, budget: &AtomicUsize) {
+    /// Renders and writes one batch, then settles which of its lines the file holds; takes
+    /// each record's bytes off `queued` (the bytes of records in the queue).
+    pub(super) fn batch(&mut self, msgs: impl Iterator<Item = Msg>, queued: &AtomicUsize) {
         let mut items: Vec<(Item, u64)> = Vec::new();
         let mut given = 0u64;
         let base = self.file.committed();
@@ -115,7 +116,7 @@ impl Writer {
                 }
                 Msg::Record(record, ts, label, bytes) => (record, ts, label, bytes),
             };
-            budget.fetch_sub(bytes, Ordering::Relaxed);
+            queued.fetch_sub(bytes, Ordering::Relaxed);
             if error.is_none() && !self.gaps.is_empty() {
                 self.give_gaps(&mut items, &mut given, &mut error);
             }
