@@ -40,7 +40,7 @@ use writer::{Msg, Writer};
 /// dropped (and counted in a `gap` record, [`gap`]): far more than a writer that merely lags
 /// ever holds (a writer that cannot keep up with the relay for a while), so that only a writer
 /// stuck in a write (a hung disk) reaches it; the memory a stuck writer can cost.
-pub const QUEUE_BYTES: usize = 32 << 20;
+pub const QUEUE_BYTES: usize = 16 << 20;
 
 /// Records the writer hands back to the relay to be freed there before it frees them itself.
 const DONE_QUEUE: usize = 4096;
@@ -83,42 +83,49 @@ struct Line<'a> {
     record: &'a Record,
 }
 
-/// About the bytes of memory `record` holds: its strings and a fixed share for the record, its
-/// allocations and its place in the queue.
-pub(crate) fn record_bytes(record: &Record) -> usize {
-    const FIXED: usize = 160;
-    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
-    FIXED
+/// About the bytes of memory a queued record holds: its slot in the queue (the channel keeps
+/// its messages in blocks of slots), its strings and boxes, each with the allocator's share of
+/// an allocation (its header and rounding), and its session label.
+pub(crate) fn record_bytes(record: &Record, label: Option<&String>) -> usize {
+    /// The allocator's share of one allocation.
+    const ALLOC: usize = 32;
+    let text = |s: &str| if s.is_empty() { 0 } else { s.len() + ALLOC };
+    let opt = |s: &Option<String>| s.as_deref().map_or(0, text);
+    let diagnostics = |ds: &[crate::fen::Diagnostic]| {
+        let each = ds
+            .iter()
+            .map(|d| size_of_val(d) + text(&d.message) + opt(&d.fix))
+            .sum::<usize>();
+        if ds.is_empty() { 0 } else { each + ALLOC }
+    };
+    size_of::<Msg>()
+        + label.map_or(0, |l| text(l))
         + match &record.event {
             Event::Position(p) => {
                 size_of_val(&**p)
-                    + p.raw.len()
+                    + ALLOC
+                    + text(&p.raw)
                     + opt(&p.fen_in)
                     + opt(&p.fen_out)
-                    + p.moves_in.0.len()
-                    + p.moves_out.0.len()
+                    + text(&p.moves_in.0)
+                    + text(&p.moves_out.0)
                     + opt(&p.final_fen)
                     + opt(&p.sent)
                     + opt(&p.variant)
-                    + p.diagnostics
-                        .iter()
-                        .map(|d| 64 + size_of_val(d) + d.message.len() + opt(&d.fix))
-                        .sum::<usize>()
+                    + diagnostics(&p.diagnostics)
             }
             Event::Search(s) => {
-                s.go.len()
+                text(&s.go)
                     + opt(&s.bestmove)
                     + opt(&s.ponder)
-                    + s.diagnostics
-                        .iter()
-                        .map(|d| 64 + size_of_val(d) + d.message.len())
-                        .sum::<usize>()
+                    + opt(&s.variant)
+                    + diagnostics(&s.diagnostics)
             }
-            Event::Option(c) | Event::Command(c) => c.raw.len(),
+            Event::Option(c) | Event::Command(c) => text(&c.raw),
             Event::EngineStart { command, args, .. } => {
-                command.len() + args.iter().map(|a| 32 + a.len()).sum::<usize>()
+                text(command) + args.iter().map(|a| size_of_val(a) + text(a)).sum::<usize>()
             }
-            Event::Chess960Enabled { sent, fen } => sent.len() + fen.len(),
+            Event::Chess960Enabled { sent, fen } => text(sent) + text(fen),
             Event::EngineExit { .. } => 0,
         }
 }
@@ -197,9 +204,16 @@ impl PositionLog {
             .label
             .as_ref()
             .and_then(|l| l.lock().unwrap_or_else(PoisonError::into_inner).clone());
-        let bytes = record_bytes(&record);
+        let bytes = record_bytes(&record, session.as_ref());
         let queued = self.queued.load(Ordering::Relaxed);
-        if queued.saturating_add(bytes) > self.budget {
+        // Once dropping, until the writer has taken half the queue: one long run of lost
+        // records (one gap record, one warning), not a run per record at the brim.
+        let limit = if self.dropped.is_some() {
+            self.budget / 2
+        } else {
+            self.budget
+        };
+        if queued.saturating_add(bytes) > limit {
             match &mut self.dropped {
                 Some(run) if run.label == session => {
                     run.lost += 1;
@@ -335,10 +349,13 @@ fn timestamp_formatted(now: OffsetDateTime) -> String {
 
 /// One full JSON line (with `\n`) for `record` at time `now`: every field, as the writer wrote
 /// it before compaction (and as `fenguard log` rebuilds it). A `position` record is written by
-/// hand (`json`, the same bytes as serde_json), every other through serde_json.
+/// hand (`json`, the same bytes as serde_json), and so are `option` and `command` records;
+/// every other through serde_json.
 pub fn render(session: &str, record: &Record, now: OffsetDateTime) -> String {
     match &record.event {
         Event::Position(p) => json::full(session, record.seq, p, now),
+        Event::Option(c) => json::command(session, record.seq, "option", &c.raw, now),
+        Event::Command(c) => json::command(session, record.seq, "command", &c.raw, now),
         _ => render_serde(session, record, now),
     }
 }

@@ -26,6 +26,10 @@ use crate::session::Record;
 /// file within this time.
 const GATHER: std::time::Duration = std::time::Duration::from_millis(5);
 
+/// The most messages one batch takes: one flush a batch, and what the batch remembers of its
+/// lines until then (their ends, to settle a failed write) stays small.
+const BATCH: usize = 4096;
+
 /// What the relay sends the writer.
 #[derive(Debug)]
 pub(super) enum Msg {
@@ -76,7 +80,14 @@ impl Writer {
     pub(super) fn run(mut self, queue: &Receiver<Msg>, queued: &AtomicUsize) {
         while let Ok(first) = queue.recv() {
             std::thread::sleep(GATHER);
-            self.batch(std::iter::once(first).chain(queue.try_iter()), queued);
+            let mut first = Some(first);
+            // While the relay queues faster than one batch drains, batches of BATCH follow one
+            // another without a pause (what a batch remembers of its lines stays bounded).
+            while self.batch(
+                first.take().into_iter().chain(queue.try_iter()).take(BATCH),
+                queued,
+            ) == BATCH
+            {}
         }
         for run in self.gaps.runs() {
             tracing::warn!(
@@ -94,13 +105,16 @@ impl Writer {
     }
 
     /// Renders and writes one batch, then settles which of its lines the file holds; takes
-    /// each record's bytes off `queued` (the bytes of records in the queue).
-    pub(super) fn batch(&mut self, msgs: impl Iterator<Item = Msg>, queued: &AtomicUsize) {
+    /// each record's bytes off `queued` (the bytes of records in the queue). Returns how many
+    /// messages it took.
+    pub(super) fn batch(&mut self, msgs: impl Iterator<Item = Msg>, queued: &AtomicUsize) -> usize {
+        let mut taken = 0;
         let mut items: Vec<(Item, u64)> = Vec::new();
         let mut given = 0u64;
         let base = self.file.committed();
         let mut error: Option<std::io::Error> = None;
         for msg in msgs {
+            taken += 1;
             let (record, ts, label, bytes) = match msg {
                 Msg::Lost(run) => {
                     tracing::warn!(
@@ -158,6 +172,7 @@ impl Writer {
             error.get_or_insert(err);
         }
         self.settle(items, self.file.committed() - base, error);
+        taken
     }
 
     /// Gives the file the `gap` line of every open run.

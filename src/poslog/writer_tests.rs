@@ -64,14 +64,10 @@ fn position(seq: u64, plies: usize) -> Record {
 
 fn msg(seq: u64, label: Option<&str>, budget: &AtomicUsize) -> Msg {
     let record = position(seq, seq as usize);
-    let bytes = record_bytes(&record);
+    let label = label.map(str::to_owned);
+    let bytes = record_bytes(&record, label.as_ref());
     budget.fetch_add(bytes, Ordering::Relaxed);
-    Msg::Record(
-        record,
-        OffsetDateTime::now_utc(),
-        label.map(str::to_owned),
-        bytes,
-    )
+    Msg::Record(record, OffsetDateTime::now_utc(), label, bytes)
 }
 
 fn writer(path: &Path) -> Writer {
