@@ -284,3 +284,15 @@ fn a_stuck_writer_costs_at_most_the_budget_and_says_what_it_dropped() {
     assert!(gaps >= 1, "nothing was dropped: the writer was not stuck");
     assert!(seen[1..].iter().all(|&n| n == 1), "a seq missing or twice");
 }
+
+/// The queue counts what a record holds: a `position` record of a short game, about a
+/// kilobyte (its slot, its box, its seven strings), so 16 MiB hold some 13,000 of them.
+#[test]
+fn a_queued_position_record_counts_about_its_memory() {
+    let bytes = record_bytes(&position(1, 11), None);
+    assert!((900..1500).contains(&bytes), "{bytes}");
+    assert_eq!(
+        record_bytes(&position(1, 11), Some(&"job-1".to_owned())),
+        bytes + 5 + 32
+    );
+}
