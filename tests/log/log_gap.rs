@@ -64,8 +64,10 @@ fn all_records(dir: &Path) -> Vec<Value> {
 /// debug build kept 48,861 records of 100,000 (its writer lags far behind its relay), and a
 /// release build 6,025-6,965 of 10,000. 10,000 of these records (1-1.5 KB each as the queue
 /// counts them) fit its 16 MiB even if the writer wrote none until the end, so only a lost
-/// write could fail this; the release build's 100,000-line run is in
-/// docs/benchmarks.md.
+/// write could fail this; the release build's 100,000-line run is in docs/benchmarks.md. A
+/// debug build's writer kept up with 10,000 lines behind the former queue too: the test that
+/// fails there without the unbounded queue is
+/// `a_writer_held_up_by_its_disk_loses_no_record_that_fits_the_queue`.
 #[test]
 fn a_10k_line_script_piped_through_the_proxy_loses_no_record() {
     const LINES: usize = 10_000;
@@ -309,4 +311,66 @@ fn a_line_torn_where_a_gap_starts_is_left_out_with_a_warning() {
     assert_eq!(replay.status.code(), Some(0), "{out}{err}");
     assert!(out.contains("line 2 is not a whole record"), "{out}");
     assert!(err.contains("has a gap: 2 records lost (seq 2-3)"), "{err}");
+}
+
+/// A writer held up by its disk (the log a FIFO that the test reads only once the relay has
+/// judged every line: the writer blocks in its first writes, as on a stalled disk) loses
+/// nothing while its backlog fits the queue: 10,000 records, all written once the disk moves
+/// again. The former queue of 4,096 records dropped all but about 4,200 of them.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_writer_held_up_by_its_disk_loses_no_record_that_fits_the_queue() {
+    const LINES: usize = 10_000;
+    let dir = test_dir("gap-stalled");
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let fifo = logs.join("positions.jsonl");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let (go, wait) = std::sync::mpsc::channel::<()>();
+    let reader = std::thread::spawn(move || {
+        let mut pipe = std::fs::File::open(&fifo).unwrap();
+        wait.recv().unwrap();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut pipe, &mut text).unwrap();
+        text
+    });
+    let record = dir.join("engine-input");
+    let mut proxy = common::Proxy::with_log_dir(
+        logs,
+        &["--", FAKE_ENGINE],
+        &[("FAKE_ENGINE_RECORD", record.to_str().unwrap())],
+    );
+    let mut script = String::from("uci\n");
+    for n in 0..LINES {
+        script.push_str(&script_line(n));
+        script.push('\n');
+    }
+    script.push_str("isready\n");
+    proxy.send(script.as_bytes());
+    proxy.wait_stdout_within(Duration::from_secs(120), |out| {
+        common::contains(out, b"readyok\n")
+    });
+    // Every line judged, every record queued: now the disk moves again.
+    go.send(()).unwrap();
+    proxy.send(b"quit\n");
+    proxy.close();
+    assert!(proxy.wait_exit().success());
+    let text = reader.join().unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        records.iter().all(|r| r["kind"] != "gap"),
+        "{:?}",
+        records.iter().find(|r| r["kind"] == "gap")
+    );
+    let seqs: Vec<u64> = records
+        .iter()
+        .filter(|r| r["kind"] == "position")
+        .map(|r| r["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs.len(), LINES);
+    assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1));
 }
