@@ -8,14 +8,21 @@
 //! ([`rotate`]: `log.max_bytes`, `log.keep`), and the first record of each file is full.
 //! The records of the GUI's other lines that matter for the engine (`option`, `command`: just
 //! the line, for `fenguard replay`) have no compact form: their size never depends on the game.
+//! No record is dropped silently: the queue to the writer is bounded only in bytes
+//! ([`QUEUE_BYTES`]), the writer takes every record queued at once ([`writer`]), and the
+//! records a writer truly could not write (a full disk, a stuck one) are counted and named by a
+//! `gap` record ([`gap`]) as soon as one can be written.
 
 pub mod compact;
+pub mod gap;
 mod json;
 pub mod rotate;
+mod writer;
 
 use std::io::Write as _;
 use std::path::Path;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
@@ -25,17 +32,36 @@ use time::macros::format_description;
 
 use crate::session::{Event, Record};
 pub use compact::Compactor;
+use gap::Run;
 pub use rotate::{RotatingFile, Rotation, rotated_path};
+use writer::{Msg, Writer};
 
-/// Records queued for writing before new ones are dropped.
-const QUEUE: usize = 4096;
+/// Bytes of records (as [`record_bytes`] counts them) the queue holds before new records are
+/// dropped (and counted in a `gap` record, [`gap`]): far more than a writer that merely lags
+/// ever holds (a writer that cannot keep up with the relay for a while), so that only a writer
+/// stuck in a write (a hung disk) reaches it; the memory a stuck writer can cost.
+pub const QUEUE_BYTES: usize = 16 << 20;
 
-/// The open `positions.jsonl`: records go over a bounded queue to a writer thread, which
-/// renders each as JSON and writes and flushes it, so the relay pays neither the rendering nor
-/// the disk. Dropping it writes what is queued, then closes the file.
+/// Records the writer hands back to the relay to be freed there before it frees them itself.
+const DONE_QUEUE: usize = 4096;
+
+/// The open `positions.jsonl`: records go over a queue to a writer thread, which renders each
+/// as JSON and writes and flushes them a batch at a time ([`writer`]), so the relay pays
+/// neither the rendering nor the disk. The queue holds up to [`QUEUE_BYTES`] of records; a
+/// record that does not fit is lost, and so is one the system refuses to write (a full disk),
+/// and each run of lost records gets a `gap` record ([`gap`]) as soon as one can be written.
+/// Dropping it writes what is queued, then closes the file.
 #[derive(Debug)]
 pub struct PositionLog {
-    queue: Option<SyncSender<Queued>>,
+    queue: Option<Sender<Msg>>,
+    /// Bytes of records queued and not yet taken by the writer.
+    queued: Arc<AtomicUsize>,
+    /// Records dropped because the queue was full, not yet reported to the writer.
+    dropped: Option<Run>,
+    /// The most bytes of records queued at once.
+    peak: usize,
+    /// Bytes of records the queue holds at most ([`QUEUE_BYTES`]).
+    budget: usize,
     /// Records the writer is done with, freed here, by the thread that queued them: memory
     /// freed by another thread than the one that took it goes through glibc's slow path on
     /// both sides (the writer's frees and the relay's next allocations).
@@ -43,9 +69,6 @@ pub struct PositionLog {
     writer: Option<JoinHandle<()>>,
     label: Option<Label>,
 }
-
-/// A record on its way to the writer: its time and, when a [`Label`] named it, its session.
-type Queued = (Record, OffsetDateTime, Option<String>);
 
 /// A session id that the shell changes while the session runs: `fenguard provide` names each
 /// job's records by the job id (SPEC 13), the records between jobs by the worker's session id.
@@ -58,6 +81,53 @@ struct Line<'a> {
     session: &'a str,
     #[serde(flatten)]
     record: &'a Record,
+}
+
+/// About the bytes of memory a queued record holds: its slot in the queue (the channel keeps
+/// its messages in blocks of slots), its strings and boxes, each with the allocator's share of
+/// an allocation (its header and rounding), and its session label.
+pub(crate) fn record_bytes(record: &Record, label: Option<&String>) -> usize {
+    /// The allocator's share of one allocation.
+    const ALLOC: usize = 32;
+    let text = |s: &str| if s.is_empty() { 0 } else { s.len() + ALLOC };
+    let opt = |s: &Option<String>| s.as_deref().map_or(0, text);
+    let diagnostics = |ds: &[crate::fen::Diagnostic]| {
+        let each = ds
+            .iter()
+            .map(|d| size_of_val(d) + text(&d.message) + opt(&d.fix))
+            .sum::<usize>();
+        if ds.is_empty() { 0 } else { each + ALLOC }
+    };
+    size_of::<Msg>()
+        + label.map_or(0, |l| text(l))
+        + match &record.event {
+            Event::Position(p) => {
+                size_of_val(&**p)
+                    + ALLOC
+                    + text(&p.raw)
+                    + opt(&p.fen_in)
+                    + opt(&p.fen_out)
+                    + text(&p.moves_in.0)
+                    + text(&p.moves_out.0)
+                    + opt(&p.final_fen)
+                    + opt(&p.sent)
+                    + opt(&p.variant)
+                    + diagnostics(&p.diagnostics)
+            }
+            Event::Search(s) => {
+                text(&s.go)
+                    + opt(&s.bestmove)
+                    + opt(&s.ponder)
+                    + opt(&s.variant)
+                    + diagnostics(&s.diagnostics)
+            }
+            Event::Option(c) | Event::Command(c) => text(&c.raw),
+            Event::EngineStart { command, args, .. } => {
+                text(command) + args.iter().map(|a| size_of_val(a) + text(a)).sum::<usize>()
+            }
+            Event::Chess960Enabled { sent, fen } => text(sent) + text(fen),
+            Event::EngineExit { .. } => 0,
+        }
 }
 
 impl PositionLog {
@@ -80,13 +150,19 @@ impl PositionLog {
         rotation: Rotation,
     ) -> std::io::Result<PositionLog> {
         let file = RotatingFile::open(path, rotation)?;
-        let (queue, records) = sync_channel(QUEUE);
-        let (done_tx, done) = sync_channel(QUEUE);
+        let (queue, records) = channel();
+        let (done_tx, done) = sync_channel(DONE_QUEUE);
+        let queued = Arc::new(AtomicUsize::new(0));
+        let taken = Arc::clone(&queued);
         let writer = std::thread::Builder::new()
             .name("positions.jsonl".to_owned())
-            .spawn(move || write_records(&records, &done_tx, &session, file))?;
+            .spawn(move || Writer::new(file, session, done_tx).run(&records, &taken))?;
         Ok(PositionLog {
             queue: Some(queue),
+            queued,
+            dropped: None,
+            peak: 0,
+            budget: QUEUE_BYTES,
             done,
             writer: Some(writer),
             label: None,
@@ -102,8 +178,16 @@ impl PositionLog {
         self
     }
 
-    /// Queues one record stamped with the current time; when the queue is full (the disk is
-    /// stalled) the record is dropped: logging never stops the relay.
+    /// A queue of `bytes` instead of [`QUEUE_BYTES`] (tests of a stuck writer).
+    #[cfg(test)]
+    pub(crate) fn with_queue_bytes(mut self, bytes: usize) -> PositionLog {
+        self.budget = bytes;
+        self
+    }
+
+    /// Queues one record stamped with the current time; never waits for the writer. When the
+    /// queue holds [`QUEUE_BYTES`] already (the writer is stuck in a write), the record is
+    /// dropped and counted: the writer writes a `gap` record for it.
     pub fn write(&mut self, record: Record) {
         // Two for one: the memory freed is mostly taken again by the next record, so the
         // allocator keeps it in its per-thread cache, and what the writer hands back (never
@@ -113,13 +197,58 @@ impl PositionLog {
                 break;
             }
         }
+        if self.queue.is_none() {
+            return;
+        }
         let session = self
             .label
             .as_ref()
             .and_then(|l| l.lock().unwrap_or_else(PoisonError::into_inner).clone());
+        let bytes = record_bytes(&record, session.as_ref());
+        let queued = self.queued.load(Ordering::Relaxed);
+        // Once dropping, until the writer has taken half the queue: one long run of lost
+        // records (one gap record, one warning), not a run per record at the brim.
+        let limit = if self.dropped.is_some() {
+            self.budget / 2
+        } else {
+            self.budget
+        };
+        if queued.saturating_add(bytes) > limit {
+            match &mut self.dropped {
+                Some(run) if run.label == session => {
+                    run.lost += 1;
+                    run.last_seq = record.seq;
+                }
+                _ => {
+                    let run = self.dropped.replace(Run::one(session, record.seq));
+                    self.send_lost(run);
+                }
+            }
+            return;
+        }
+        if let Some(run) = self.dropped.take() {
+            self.send_lost(Some(run));
+        }
+        self.peak = self.peak.max(queued + bytes);
+        self.queued.fetch_add(bytes, Ordering::Relaxed);
         if let Some(queue) = &self.queue
-            && let Err(TrySendError::Disconnected(_)) =
-                queue.try_send((record, OffsetDateTime::now_utc(), session))
+            && queue
+                .send(Msg::Record(
+                    record,
+                    OffsetDateTime::now_utc(),
+                    session,
+                    bytes,
+                ))
+                .is_err()
+        {
+            self.queue = None;
+        }
+    }
+
+    /// Tells the writer of records dropped at the queue.
+    fn send_lost(&mut self, run: Option<Run>) {
+        if let (Some(run), Some(queue)) = (run, &self.queue)
+            && queue.send(Msg::Lost(run)).is_err()
         {
             self.queue = None;
         }
@@ -128,49 +257,15 @@ impl PositionLog {
 
 impl Drop for PositionLog {
     fn drop(&mut self) {
+        let dropped = self.dropped.take();
+        self.send_lost(dropped);
+        tracing::debug!(
+            "positions.jsonl: at most {} bytes of records were queued at once",
+            self.peak
+        );
         self.queue = None;
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
-        }
-    }
-}
-
-/// How long the writer thread lets records gather after one arrives. While the GUI and the
-/// engine talk fast, the relay then queues records without waking the writer for each one (on
-/// one CPU a wake-up per record doubles a `position` round trip); a record still reaches the
-/// file within this time.
-const GATHER: std::time::Duration = std::time::Duration::from_millis(5);
-
-/// The writer thread: waits for a record, lets more gather for [`GATHER`], then writes them
-/// all, each whole on its line (compacted, [`Compactor`]), and flushes; stops at the first
-/// write error (a full disk: the relay goes on without the log). The records it is done with
-/// go back over `done` (dropped here when that queue is full).
-fn write_records(
-    records: &Receiver<Queued>,
-    done: &SyncSender<Record>,
-    session: &str,
-    mut file: RotatingFile,
-) {
-    let mut compactor = Compactor::default();
-    let mut last_label: Option<String> = None;
-    while let Ok(first) = records.recv() {
-        std::thread::sleep(GATHER);
-        for (record, ts, label) in std::iter::once(first).chain(records.try_iter()) {
-            if label != last_label {
-                compactor.reset();
-                last_label.clone_from(&label);
-            }
-            let session = label.as_deref().unwrap_or(session);
-            match write_owned_record(&mut file, &mut compactor, session, record, ts) {
-                Ok(Some(old)) => {
-                    let _ = done.try_send(old);
-                }
-                Ok(None) => {}
-                Err(_) => return,
-            }
-        }
-        if file.flush().is_err() {
-            return;
         }
     }
 }
@@ -187,14 +282,15 @@ pub fn write_record(
 }
 
 /// [`write_record`] for a record the caller gives up (the writer thread's): kept by the
-/// compactor without a copy; the record the compactor lets go is returned ([`Compactor::keep`]).
+/// compactor without a copy; the record the compactor lets go is returned ([`Compactor::keep`]),
+/// and the bytes of the line written.
 fn write_owned_record(
     file: &mut RotatingFile,
     compactor: &mut Compactor,
     session: &str,
     record: Record,
     ts: OffsetDateTime,
-) -> std::io::Result<Option<Record>> {
+) -> std::io::Result<(Option<Record>, u64)> {
     let mut line = compactor.line(session, &record, ts);
     if file.prepare(line.len() as u64)? {
         compactor.reset();
@@ -202,7 +298,7 @@ fn write_owned_record(
     }
     let old = compactor.keep(record);
     file.write_all(line.as_bytes())?;
-    Ok(old)
+    Ok((old, line.len() as u64))
 }
 
 /// `ts` of a record: UTC, microseconds (`2026-11-29T13:00:00.123456Z`). Written digit by
@@ -253,10 +349,13 @@ fn timestamp_formatted(now: OffsetDateTime) -> String {
 
 /// One full JSON line (with `\n`) for `record` at time `now`: every field, as the writer wrote
 /// it before compaction (and as `fenguard log` rebuilds it). A `position` record is written by
-/// hand (`json`, the same bytes as serde_json), every other through serde_json.
+/// hand (`json`, the same bytes as serde_json), and so are `option` and `command` records;
+/// every other through serde_json.
 pub fn render(session: &str, record: &Record, now: OffsetDateTime) -> String {
     match &record.event {
         Event::Position(p) => json::full(session, record.seq, p, now),
+        Event::Option(c) => json::command(session, record.seq, "option", &c.raw, now),
+        Event::Command(c) => json::command(session, record.seq, "command", &c.raw, now),
         _ => render_serde(session, record, now),
     }
 }

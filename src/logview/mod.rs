@@ -13,6 +13,7 @@
 
 pub mod expand;
 pub mod follow;
+pub mod gap;
 mod html;
 pub mod pgn;
 pub mod position;
@@ -25,6 +26,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 pub use expand::{ExpandError, Expander};
+pub use gap::Gap;
 pub use pgn::{Game, Games};
 
 use crate::config::{Config, default_log_dir};
@@ -54,8 +56,8 @@ pub struct LogArgs {
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
     /// Only records of this kind: position, search, engine-start, engine-exit, chess960-enabled, option,
-    /// command (any other value is a usage error, exit status 2).
-    #[arg(long, value_name = "KIND", value_parser = ["position", "search", "engine-start", "engine-exit", "chess960-enabled", "option", "command"])]
+    /// command, gap (any other value is a usage error, exit status 2).
+    #[arg(long, value_name = "KIND", value_parser = ["position", "search", "engine-start", "engine-exit", "chess960-enabled", "option", "command", "gap"])]
     pub kind: Option<String>,
     /// Only the record with this `seq` (with `--session` when the file holds several).
     #[arg(long, value_name = "N")]
@@ -85,8 +87,15 @@ const RECENT_POSITIONS: usize = 64;
 const EXIT_USAGE: u8 = 2;
 
 impl LogArgs {
-    /// Whether a full record passes the filters.
+    /// Whether a full record passes the filters. A `gap` record passes those of its session
+    /// and kind, and `--verdict`, `--code` and `--seq` when a lost record may have matched
+    /// them (`--seq`: within its range): a filtered view still shows where records are missing.
     pub fn matches(&self, record: &Value) -> bool {
+        if let Some(gap) = Gap::of(record) {
+            return self.session.as_ref().is_none_or(|s| *s == gap.session)
+                && self.kind.as_ref().is_none_or(|k| k == "gap")
+                && self.seq.is_none_or(|n| gap.covers(n));
+        }
         let is = |key: &str, want: &Option<String>| {
             want.as_ref()
                 .is_none_or(|w| record[key].as_str() == Some(w.as_str()))
@@ -200,10 +209,18 @@ pub fn view(args: &LogArgs, path: &Path, out: &mut impl io::Write) -> io::Result
         if line.trim().is_empty() {
             return Ok(());
         }
-        if let Some(earlier) = pending.take() {
-            report(earlier, &mut bad);
+        let expanded = expander.expand_line(line);
+        if let Some((at, err)) = pending.take() {
+            if expanded.as_ref().is_ok_and(|r| Gap::of(r).is_some()) {
+                // A write cut short by the failure the gap record counts.
+                eprintln!(
+                    "fenguard log: warning: {name}:{at}: not a whole record, cut short where the gap below starts: left out ({err})"
+                );
+            } else {
+                report((at, err), &mut bad);
+            }
         }
-        let record = match expander.expand_line(line) {
+        let record = match expanded {
             Ok(record) => record,
             // `--follow` passes whole lines only: a bad one is no torn write.
             Err(err) if args.follow => {

@@ -44,6 +44,14 @@ pub fn human(
     boards: Boards,
     position: Option<&Value>,
 ) -> io::Result<()> {
+    if let Some(gap) = super::Gap::of(record) {
+        return writeln!(
+            out,
+            "{file}:{number}  -- {gap} --  {}  session {}",
+            text(&record["ts"]),
+            text(&record["session"])
+        );
+    }
     let kind = record["kind"].as_str().unwrap_or("?");
     write!(
         out,

@@ -316,6 +316,32 @@ pub(super) fn compact(
     line(out)
 }
 
+/// The line (with `\n`) of an `option` or `command` record (`kind`), number `seq`, the GUI's
+/// line `raw`: what [`super::render`] writes for it through serde
+/// (`{"ts":…,"session":…,"seq":…,"kind":"command","raw":"…"}`). A flood of such lines
+/// (`debug off` a million times) costs the writer no more than the relay.
+pub(super) fn command(
+    session: &str,
+    seq: u64,
+    kind: &str,
+    raw: &str,
+    ts: OffsetDateTime,
+) -> String {
+    let mut out = Vec::with_capacity(96 + session.len() + raw.len());
+    out.extend_from_slice(b"{\"ts\":\"");
+    super::push_timestamp(&mut out, ts);
+    out.extend_from_slice(b"\",\"session\":");
+    string(&mut out, session);
+    out.extend_from_slice(b",\"seq\":");
+    uint(&mut out, seq);
+    out.extend_from_slice(b",\"kind\":\"");
+    out.extend_from_slice(kind.as_bytes());
+    out.extend_from_slice(b"\",\"raw\":");
+    string(&mut out, raw);
+    out.extend_from_slice(b"}\n");
+    line(out)
+}
+
 /// The line written as text: every piece appended is a whole `&str` or ASCII, so it is UTF-8
 /// (checked once, on the ASCII fast path of `from_utf8`).
 fn line(bytes: Vec<u8>) -> String {

@@ -323,3 +323,31 @@ proptest! {
         );
     }
 }
+
+#[test]
+fn an_option_or_command_line_is_serde_jsons() {
+    let now = datetime!(2026-12-03 14:00:00.000001 UTC);
+    for raw in [
+        "debug off",
+        "setoption name Hash value 16",
+        "go \"x\\y\u{1}\u{7f}é",
+        "",
+    ] {
+        for (seq, event) in [
+            (
+                7,
+                Event::Command(crate::session::CommandRecord { raw: raw.into() }),
+            ),
+            (
+                8,
+                Event::Option(crate::session::CommandRecord { raw: raw.into() }),
+            ),
+        ] {
+            let record = Record { seq, event };
+            assert_eq!(
+                crate::poslog::render("s\"1", &record, now),
+                render_serde("s\"1", &record, now)
+            );
+        }
+    }
+}

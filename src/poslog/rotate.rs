@@ -14,7 +14,8 @@
 //! `FILE` is started. Each `write` call lands whole in one file, so a caller that writes one
 //! line a call (tracing's formatter, the position log) never sees a line split; a file exceeds
 //! the cap only by one write, when that write alone is larger than the room left in an empty
-//! file. When another process sharing the directory has rotated the file (Unix: the path names
+//! file, or while it cannot be rotated (a rename refused: it goes on taking lines rather than
+//! losing them, and the next flush lets rotation try again). When another process sharing the directory has rotated the file (Unix: the path names
 //! another inode), the next write reopens the path; processes rotate one at a time, under an
 //! exclusive lock on `FILE.lock` (see [`RotatingFile::prepare`]).
 
@@ -64,6 +65,17 @@ pub struct RotatingFile {
     /// Whether the path was checked for another process's rotation since the last flush: one
     /// check a batch, not two `statx` calls a line.
     checked: bool,
+    /// Bytes of the callers' writes that reached a file (the system accepted them), over every
+    /// file this writer wrote: with the offsets of its own lines, a caller tells which of them
+    /// a failed write lost ([`RotatingFile::committed`]).
+    committed: u64,
+    /// The last write that failed left the open file in the middle of a line: the next bytes
+    /// written start with a line end, so that they start a line of their own.
+    torn: bool,
+    /// A rotation failed (a rename or the new file refused: a read-only directory) while the
+    /// open file still takes writes: it goes on past the cap, and the next flush lets the next
+    /// write try again. Losing lines a file could hold, to keep it under its cap, would be worse.
+    unrotatable: bool,
 }
 
 /// Pending bytes past which they are written without waiting for the flush.
@@ -107,16 +119,67 @@ impl RotatingFile {
             generation: 0,
             pending: Vec::new(),
             checked: false,
+            committed: 0,
+            torn: false,
+            unrotatable: false,
         })
     }
 
-    /// Writes the pending bytes to the open file.
+    /// Writes the pending bytes to the open file. When the system refuses them (a full disk, a
+    /// dead filesystem), the bytes not written are dropped (they are not retried into the middle
+    /// of later lines) and the error returned; [`RotatingFile::committed`] counts the bytes
+    /// that went through.
     fn write_pending(&mut self) -> io::Result<()> {
-        if !self.pending.is_empty() {
-            self.file.write_all(&self.pending)?;
-            self.pending.clear();
+        if self.pending.is_empty() {
+            return Ok(());
         }
+        if self.torn {
+            if let Err(err) = self.file.write_all(b"\n") {
+                self.drop_pending(0);
+                return Err(err);
+            }
+            self.torn = false;
+            self.len += 1;
+        }
+        let mut done = 0;
+        while done < self.pending.len() {
+            match self.file.write(&self.pending[done..]) {
+                Ok(0) => {
+                    self.drop_pending(done);
+                    return Err(io::ErrorKind::WriteZero.into());
+                }
+                Ok(n) => {
+                    done += n;
+                    self.committed += n as u64;
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.drop_pending(done);
+                    return Err(err);
+                }
+            }
+        }
+        self.pending.clear();
         Ok(())
+    }
+
+    /// Forgets the pending bytes after the first `written` (which reached the file), after a
+    /// failed write; remembers a line cut in two.
+    fn drop_pending(&mut self, written: usize) {
+        let lost = self.pending.len() - written;
+        self.len = self.len.saturating_sub(lost as u64);
+        if written > 0 {
+            self.torn = self.pending[written - 1] != b'\n';
+        }
+        self.pending.clear();
+    }
+
+    /// Bytes of the callers' writes that reached a file so far (the system accepted them), over
+    /// every file this writer wrote, the line ends it adds after a torn line not counted. A
+    /// caller that counts the bytes it wrote knows from it which of its lines are in the file
+    /// after a failed write: those that end at or before this count.
+    pub fn committed(&self) -> u64 {
+        self.committed
     }
 
     /// Bytes in the current file.
@@ -139,8 +202,12 @@ impl RotatingFile {
     /// it, and rotates when the write would take a non-empty file past the cap. Returns whether
     /// the write will start a new file (so the caller can write that record in full).
     ///
+    /// A rotation that fails (a rename or the new file refused) does not fail the write: the
+    /// file goes on past the cap, and rotation is tried again after the next flush.
+    ///
     /// # Errors
-    /// The I/O error of a rename or of opening the new file.
+    /// The I/O error of writing what is pending before a rotation, or of reopening a path
+    /// another process rotated.
     pub fn prepare(&mut self, size: u64) -> io::Result<bool> {
         let before = self.generation;
         if self.rotation.max_bytes > 0
@@ -149,8 +216,12 @@ impl RotatingFile {
         {
             self.reopen()?;
         }
-        if self.over_cap(size) {
-            self.rotate(size)?;
+        if self.over_cap(size) && !self.unrotatable {
+            self.write_pending()?;
+            self.file.flush()?;
+            if self.rotate(size).is_err() {
+                self.unrotatable = true;
+            }
         }
         Ok(self.generation != before)
     }
@@ -162,14 +233,17 @@ impl RotatingFile {
             && self.len.saturating_add(size) > self.rotation.max_bytes
     }
 
-    /// Writes what is pending to the file open now, then opens the path afresh.
+    /// Writes what is pending to the file open now, then opens the path afresh (also when
+    /// that write failed: a writer whose file was made unwritable goes on in a new one; the
+    /// failed write's error is returned after).
     fn reopen(&mut self) -> io::Result<()> {
-        self.write_pending()?;
+        let written = self.write_pending();
         let (file, len) = open_append(&self.path)?;
         self.file = file;
         self.len = len;
+        self.torn = false;
         self.generation += 1;
-        Ok(())
+        written
     }
 
     /// Whether the path now names another file than the one open (another process rotated
@@ -207,8 +281,6 @@ impl RotatingFile {
     /// rotated by another and goes on in the new file, unless a write of `size` bytes would
     /// take that one past the cap too.
     fn rotate(&mut self, size: u64) -> io::Result<()> {
-        self.write_pending()?;
-        self.file.flush()?;
         let _lock = RotationLock::acquire(&self.path)?;
         if self.replaced() {
             self.reopen()?;
@@ -296,6 +368,7 @@ impl Write for RotatingFile {
     /// Writes what is pending; the next write checks the path for another process's rotation.
     fn flush(&mut self) -> io::Result<()> {
         self.checked = false;
+        self.unrotatable = false;
         self.write_pending()?;
         self.file.flush()
     }
@@ -308,72 +381,5 @@ impl Drop for RotatingFile {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A test's directory, removed when the test ends (kept when it fails: dropped while
-    /// panicking).
-    struct TestDir(PathBuf);
-
-    impl std::ops::Deref for TestDir {
-        type Target = Path;
-        fn deref(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for TestDir {
-        fn drop(&mut self) {
-            if !std::thread::panicking() {
-                let _ = std::fs::remove_dir_all(&self.0);
-            }
-        }
-    }
-
-    fn dir(name: &str) -> TestDir {
-        let dir =
-            std::env::temp_dir().join(format!("fenguard-rotate-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TestDir(dir)
-    }
-
-    #[test]
-    fn rotates_before_the_write_that_passes_the_cap_and_keeps_keep_files() {
-        let dir = dir("cap");
-        let path = dir.join("x.log");
-        let rotation = Rotation {
-            max_bytes: 10,
-            keep: 2,
-        };
-        let mut file = RotatingFile::open(&path, rotation).unwrap();
-        for line in [
-            "aaaa\n", "bbbb\n", "cccc\n", "dddd\n", "eeee\n", "ffff\n", "gggg\n",
-        ] {
-            file.write_all(line.as_bytes()).unwrap();
-        }
-        file.flush().unwrap();
-        let read = |p: PathBuf| std::fs::read_to_string(p).unwrap_or_default();
-        assert_eq!(read(path.clone()), "gggg\n");
-        assert_eq!(read(rotated_path(&path, 1)), "eeee\nffff\n");
-        assert_eq!(read(rotated_path(&path, 2)), "cccc\ndddd\n");
-        assert!(!rotated_path(&path, 3).exists());
-        assert_eq!(file.generation(), 3);
-    }
-
-    #[test]
-    fn a_write_larger_than_the_cap_goes_whole_into_a_fresh_file() {
-        let dir = dir("big");
-        let path = dir.join("x.log");
-        let rotation = Rotation {
-            max_bytes: 4,
-            keep: 0,
-        };
-        let mut file = RotatingFile::open(&path, rotation).unwrap();
-        file.write_all(b"ab\n").unwrap();
-        file.write_all(b"0123456789\n").unwrap();
-        file.flush().unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"0123456789\n");
-        assert!(!rotated_path(&path, 1).exists());
-    }
-}
+#[path = "rotate_tests.rs"]
+mod tests;

@@ -91,6 +91,13 @@ fn replay(args: &ReplayArgs) -> Result<bool, String> {
             args.log.display()
         );
     }
+    for gap in &plan.gaps {
+        eprintln!(
+            "fenguard replay: warning: {}: session {} has a gap: {gap}, lost by the writer (a full disk?): the replay goes on without them",
+            args.log.display(),
+            plan.session,
+        );
+    }
     let (program, engine_args) = args.engine.split_first().ok_or("no engine given")?;
     let program = crate::proxy::engine::resolve(program, std::env::var_os("PATH").as_deref())
         .map_err(|e| e.to_string())?;

@@ -111,6 +111,9 @@ pub struct Plan {
     /// The log's last line, when it could not be read and was left out: a write torn by a
     /// crash or a kill (its line number, from 1, and why).
     pub torn: Option<(usize, crate::logview::ExpandError)>,
+    /// The session's `gap` records (records the writer lost: a full disk; SPEC section 8)
+    /// up to `until`: the replay cannot send what they held.
+    pub gaps: Vec<crate::logview::Gap>,
 }
 
 /// Why a log cannot be replayed.
@@ -152,8 +155,9 @@ impl Plan {
     /// [`Plan::torn`].
     ///
     /// # Errors
-    /// [`PlanError`] for a line before the last that is not a record, an unknown session, or
-    /// an empty log.
+    /// [`PlanError`] for a line before the last that is not a record (unless a `gap` record
+    /// follows it: a write cut short by the loss it counts, left out with a note), an unknown
+    /// session, or an empty log.
     pub fn read(
         text: &str,
         session: Option<&str>,
@@ -164,13 +168,15 @@ impl Plan {
         let mut records = Vec::new();
         let mut sessions: Vec<String> = Vec::new();
         let mut torn = None;
+        let mut cut = Vec::new();
         let last = text
             .lines()
             .enumerate()
             .filter(|(_, line)| !line.trim().is_empty())
             .last()
             .map(|(n, _)| n);
-        for (n, line) in text.lines().enumerate() {
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, line) in lines.iter().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
@@ -179,6 +185,11 @@ impl Plan {
                 Err(source) if Some(n) == last => {
                     torn = Some((n + 1, source));
                     break;
+                }
+                Err(_) if before_gap(&lines[n + 1..]) => {
+                    // A write cut short by the failure the gap record after it counts.
+                    cut.push(n + 1);
+                    continue;
                 }
                 Err(source) => {
                     return Err(PlanError::Line {
@@ -204,10 +215,22 @@ impl Plan {
             steps: Vec::new(),
             notes: Vec::new(),
             torn,
+            gaps: Vec::new(),
         };
+        for n in cut {
+            plan.notes.push(format!(
+                "line {n} is not a whole record, cut short where a gap record starts: left out"
+            ));
+        }
         let mut open: VecDeque<usize> = VecDeque::new();
         for record in records {
             if record["session"].as_str() != Some(plan.session.as_str()) {
+                continue;
+            }
+            if let Some(gap) = crate::logview::Gap::of(&record) {
+                if until.is_none_or(|u| gap.first_seq <= u) {
+                    plan.gaps.push(gap);
+                }
                 continue;
             }
             let seq = record["seq"].as_u64().unwrap_or(0);
@@ -283,6 +306,14 @@ impl Plan {
         }
         self.steps.push(step);
     }
+}
+
+/// Whether the next line that is not blank is a `gap` record.
+fn before_gap(rest: &[&str]) -> bool {
+    rest.iter()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .is_some_and(|r| crate::logview::Gap::of(&r).is_some())
 }
 
 /// Whether a `setoption` line sets one of fenguard's own options (`name fenguard ...`).

@@ -9,4 +9,5 @@ mod common;
 mod log_cli;
 mod log_compact;
 mod log_escapes;
+mod log_gap;
 mod log_rotation;

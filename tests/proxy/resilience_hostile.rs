@@ -13,6 +13,13 @@ use common::{FAKE_ENGINE, FENGUARD, Gui, Proxy, contains, peak_rss_kib, rejected
 /// The peak RSS every test here stays under.
 const RSS_LIMIT_KIB: u64 = 32 * 1024;
 
+/// The peak RSS under a flood of GUI lines that each have a positions log record (`debug off`):
+/// [`RSS_LIMIT_KIB`] plus the positions log's queue, which holds up to
+/// `fenguard::poslog::QUEUE_BYTES` of records a writer that lags has not written yet (a debug
+/// build's writer lags behind its relay; records are no longer dropped at 4,096 without a
+/// trace, issue 30).
+const FLOOD_RSS_LIMIT_KIB: u64 = RSS_LIMIT_KIB + (fenguard::poslog::QUEUE_BYTES as u64) / 1024;
+
 /// Generous: a debug build on a slow, shared machine.
 const FLOOD_PATIENCE: Duration = Duration::from_secs(120);
 
@@ -72,7 +79,7 @@ fn gui_flood_of_a_million_lines_reaches_the_engine_with_bounded_rss() {
     assert_eq!(out, b"readyok\n");
     let peak = peak_rss_kib(proxy.child.id());
     eprintln!("peak RSS {peak} KiB after 1,000,000 GUI lines");
-    assert!(peak < RSS_LIMIT_KIB, "fenguard's peak RSS {peak} KiB");
+    assert!(peak < FLOOD_RSS_LIMIT_KIB, "fenguard's peak RSS {peak} KiB");
 }
 
 #[test]
