@@ -192,20 +192,8 @@ pub(super) fn body_gap(r: &Value) -> String {
 /// later version adds): its fields listed.
 pub(super) fn body_generic(r: &Value) -> String {
     let mut body = String::from("<p class=\"kv\">");
-    if let Value::Object(map) = r {
-        for (key, value) in map {
-            if matches!(
-                key.as_str(),
-                "ts" | "session" | "seq" | "kind" | "diagnostics"
-            ) {
-                continue;
-            }
-            let v = match value {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let _ = write!(body, "<b>{}</b> {} &nbsp; ", escape(key), escape(&v));
-        }
+    for (key, v) in super::fields::other_fields(r) {
+        let _ = write!(body, "<b>{}</b> {} &nbsp; ", escape(key), escape(&v));
     }
     body.push_str("</p>");
     body.push_str(&html::diagnostics(&findings(r), ""));

@@ -38,23 +38,29 @@ pub(super) fn shown_value(r: &Value, key: &str) -> Option<Value> {
     }
 }
 
-/// Any other kind without diagnostics: its fields, `[key, text]`, the script lists them.
-pub(super) fn generic_fields(item: &mut Map<String, Value>, r: &Value) {
-    let mut fields = Vec::new();
-    if let Value::Object(map) = r {
-        for (key, value) in map {
+/// The fields of a record of any other kind, as `(key, text)` in the record's order: all but
+/// `ts`, `session`, `seq`, `kind` and `diagnostics`; a string as it is, any other value as JSON.
+pub(super) fn other_fields(r: &Value) -> impl Iterator<Item = (&str, String)> {
+    r.as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(key, value)| {
             if matches!(
                 key.as_str(),
                 "ts" | "session" | "seq" | "kind" | "diagnostics"
             ) {
-                continue;
+                return None;
             }
-            let v = match value {
+            let text = match value {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            fields.push(json!([key, v]));
-        }
-    }
+            Some((key.as_str(), text))
+        })
+}
+
+/// Any other kind without diagnostics: its fields, `[key, text]`, the script lists them.
+pub(super) fn generic_fields(item: &mut Map<String, Value>, r: &Value) {
+    let fields = other_fields(r).map(|(key, v)| json!([key, v])).collect();
     item.insert("F".into(), Value::Array(fields));
 }
