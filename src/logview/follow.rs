@@ -11,11 +11,75 @@ use std::time::Duration;
 /// How often a followed file is polled for new lines and rotation.
 const POLL: Duration = Duration::from_millis(100);
 
+/// The longest line kept, in bytes: no record fenguard writes comes near it (a `position`
+/// record of a GUI line at the proxy's 1 MiB cap is a few MiB). A longer line is passed on cut
+/// to this length (so it reads as a bad line, with its place) and the rest of it is skipped:
+/// a file with no line end (a device, a corrupted log) never grows memory past the cap.
+pub const MAX_RECORD_LINE: usize = 16 << 20;
+
+/// Whether `meta` is a device (`/dev/zero`, `/dev/full`): endless bytes, never a log.
+fn is_device(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        meta.file_type().is_char_device() || meta.file_type().is_block_device()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
+/// Appends the rest of the current line of `reader` to `line`, keeping at most
+/// [`MAX_RECORD_LINE`] bytes of it (`overlong` is set once more was skipped). Returns the bytes
+/// consumed; the line is whole when `line` ends with `\n` (kept, also after a cut) or 0 bytes
+/// were consumed (the end of the file for now).
+fn read_capped(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    overlong: &mut bool,
+) -> io::Result<u64> {
+    let mut consumed = 0u64;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if buf.is_empty() {
+            return Ok(consumed);
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let room = MAX_RECORD_LINE.saturating_sub(line.len());
+        let body = chunk.strip_suffix(b"\n").unwrap_or(chunk);
+        if body.len() > room {
+            *overlong = true;
+        }
+        line.extend_from_slice(&body[..body.len().min(room)]);
+        if done {
+            line.push(b'\n');
+        }
+        let n = chunk.len();
+        reader.consume(n);
+        consumed += n as u64;
+        if done {
+            return Ok(consumed);
+        }
+    }
+}
+
 /// Whether `path` now names another file than `file`, or a shorter one (truncated).
 fn replaced(path: &Path, file: &File, read: u64) -> bool {
     let Ok(at_path) = std::fs::metadata(path) else {
         return false; // between the rename and the new file: wait
     };
+    if is_device(&at_path) {
+        return false; // a device put in its place (a full disk simulated): not a log, wait
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt as _;
@@ -31,11 +95,20 @@ fn replaced(path: &Path, file: &File, read: u64) -> bool {
 }
 
 /// Opens `path`; when following, waits for it to appear (`tail -F`).
+///
+/// # Errors
+/// The error of opening it; `InvalidInput` for a device (`/dev/zero` is no log).
 fn open(path: &Path, follow: bool) -> io::Result<File> {
     loop {
         match File::open(path) {
             Err(err) if follow && err.kind() == io::ErrorKind::NotFound => {
                 std::thread::sleep(POLL);
+            }
+            Ok(file) if file.metadata().is_ok_and(|m| is_device(&m)) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a device, not a log file",
+                ));
             }
             other => return other,
         }
@@ -77,15 +150,34 @@ fn rotated_since(path: &Path, old: &File) -> Vec<File> {
 }
 
 /// Calls `each` with every line of the complete file `reader` (without its `\n`).
-fn read_all(reader: impl BufRead, each: &mut impl FnMut(&str) -> io::Result<()>) -> io::Result<()> {
-    for line in reader.split(b'\n') {
-        let mut line = line?;
-        if line.ends_with(b"\r") {
-            line.pop();
-        }
-        each(&String::from_utf8_lossy(&line))?;
+fn read_all(
+    mut reader: impl BufRead,
+    each: &mut impl FnMut(&str) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut line = Vec::new();
+    let mut overlong = false;
+    while read_capped(&mut reader, &mut line, &mut overlong)? > 0 {
+        pass_line(&mut line, &mut overlong, each)?;
     }
     Ok(())
+}
+
+/// Hands `line` (its `\n` and `\r` taken off) to `each` and clears it for the next.
+fn pass_line(
+    line: &mut Vec<u8>,
+    overlong: &mut bool,
+    each: &mut impl FnMut(&str) -> io::Result<()>,
+) -> io::Result<()> {
+    if line.ends_with(b"\n") {
+        line.pop();
+    }
+    if line.ends_with(b"\r") && !*overlong {
+        line.pop();
+    }
+    let result = each(&String::from_utf8_lossy(line));
+    line.clear();
+    *overlong = false;
+    result
 }
 
 /// Calls `each` with every whole line of `path` (without its `\n`), in order; with `follow`,
@@ -102,21 +194,16 @@ pub fn read_lines(
     let mut reader = BufReader::new(open(path, follow)?);
     let mut read: u64 = 0;
     let mut line = Vec::new();
+    let mut overlong = false;
     loop {
-        let n = reader.read_until(b'\n', &mut line)?;
-        read += n as u64;
+        read += read_capped(&mut reader, &mut line, &mut overlong)?;
         if line.ends_with(b"\n") {
-            line.pop();
-            if line.ends_with(b"\r") {
-                line.pop();
-            }
-            each(&String::from_utf8_lossy(&line))?;
-            line.clear();
+            pass_line(&mut line, &mut overlong, &mut each)?;
             continue;
         }
         if !follow {
             if !line.is_empty() {
-                each(&String::from_utf8_lossy(&line))?;
+                pass_line(&mut line, &mut overlong, &mut each)?;
             }
             return Ok(());
         }
@@ -137,6 +224,7 @@ pub fn read_lines(
                 reader.get_mut().rewind()?;
                 read = 0;
                 line.clear();
+                overlong = false;
             }
         }
     }

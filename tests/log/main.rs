@@ -10,4 +10,5 @@ mod log_cli;
 mod log_compact;
 mod log_escapes;
 mod log_gap;
+mod log_limits;
 mod log_rotation;
