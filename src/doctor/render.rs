@@ -87,11 +87,10 @@ pub fn text(report: &Report) -> String {
     s
 }
 
+/// `text` safe in the page: its control characters escaped as in the text report (no raw
+/// ESC or BEL reaches a terminal that prints the file), then HTML's special characters.
 fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    crate::view::html::escape(&clean(text)).into_owned()
 }
 
 /// The board of a check: a hostile check's failing line (its detail starts with it in
@@ -175,7 +174,11 @@ pre{{background:#f6f6f6;padding:6px;white-space:pre-wrap;margin:4px 0}}{}</style
             let _ = write!(
                 s,
                 "<details><summary>transcript</summary><pre>{}</pre></details>",
-                esc(&c.transcript.join("\n"))
+                c.transcript
+                    .iter()
+                    .map(|l| esc(l))
+                    .collect::<Vec<_>>()
+                    .join("\n")
             );
         }
         s.push_str("</td></tr>\n");

@@ -23,3 +23,20 @@ fn the_text_report_escapes_what_the_engine_wrote() {
         "{text}"
     );
 }
+
+/// The HTML report too: a page that a terminal prints (`cat`, `less`, `grep`) carries no raw
+/// ESC or BEL, in the check details and in the transcripts alike (the review of issue 30).
+#[test]
+fn the_html_report_escapes_what_the_engine_wrote() {
+    let option = format!("option name Evil{HOSTILE} type bogus{HOSTILE}");
+    let o = Command::new(FENGUARD)
+        .args(["doctor", "--quick", "--format", "html", "--", FAKE_ENGINE])
+        .env_remove("FAKE_ENGINE_FAULTS")
+        .env("FAKE_ENGINE_RULES", "1")
+        .env("FAKE_ENGINE_EXTRA_OPTION", &option)
+        .output()
+        .expect("fenguard doctor");
+    assert_eq!(o.status.code(), Some(1), "the option line fails its check");
+    let page = assert_no_raw_controls(&o.stdout, "fenguard doctor --format html");
+    assert!(page.contains("Evil\\u{1b}]52;c;ZWNobyBwd25lZA==\\u{7}"), "{page}");
+}
