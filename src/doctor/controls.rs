@@ -116,6 +116,28 @@ impl Skips {
             .any(|p| p == group || *p == format!("{group}.*") || *p == format!("{group}*"))
     }
 
+    /// The patterns that name nothing this run knows: no check id of `ids` and none of the
+    /// `groups` (a skipped group's checks are not run, so its name counts). A typo in a CI
+    /// script (`hostile.nokings`) is then named instead of silently skipping nothing.
+    pub fn unknown<'a>(&'a self, ids: &[&str], groups: &[&str]) -> Vec<&'a str> {
+        self.patterns
+            .iter()
+            .filter(|p| {
+                let one = Skips {
+                    patterns: vec![(*p).clone()],
+                };
+                // Inside a group skipped whole its ids were never run: not judged.
+                let in_skipped = groups
+                    .iter()
+                    .any(|g| self.group(g) && p.split('.').next() == Some(*g));
+                !in_skipped
+                    && !groups.iter().any(|g| one.group(g))
+                    && !ids.iter().any(|id| one.matches(id))
+            })
+            .map(String::as_str)
+            .collect()
+    }
+
     /// Every matching check becomes a skip (transcript dropped).
     pub fn apply(&self, checks: &mut [CheckResult]) {
         for c in checks.iter_mut().filter(|c| self.matches(&c.id)) {
@@ -261,6 +283,22 @@ mod tests {
         let mut v = make();
         apply_fail_on(&mut v, Class::Policy);
         assert!(v.iter().all(|c| c.status == Status::Fail && !c.demoted));
+    }
+
+    #[test]
+    fn skip_patterns_that_name_no_check_or_group_are_unknown() {
+        let skips =
+            Skips::new(&["hostile.nokings,hostile,search.movetime,movegen.perft-*,bogus*".into()]);
+        let ids = ["search.movetime", "movegen.perft-start"];
+        assert_eq!(
+            skips.unknown(&ids, &["hostile", "search", "movegen"]),
+            ["bogus*"]
+        );
+        let typo = Skips::new(&["hostile.nokings".into()]);
+        assert_eq!(
+            typo.unknown(&["hostile.no-kings"], &["hostile"]),
+            ["hostile.nokings"]
+        );
     }
 
     #[test]

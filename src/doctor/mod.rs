@@ -166,6 +166,28 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let ids: Vec<&str> = checks.iter().map(|c| c.id.as_str()).collect();
+    for pattern in skips.unknown(&ids, &GROUPS) {
+        eprintln!(
+            "fenguard doctor: warning: --skip {pattern}: no check of this run has that id or group \
+             (ids are GROUP.NAME, e.g. hostile.no-kings; groups: {}; --format json lists the ids)",
+            GROUPS.join(", ")
+        );
+    }
+    if let Some(accepted) = &accepted {
+        let stray: Vec<&str> = accepted
+            .iter()
+            .map(String::as_str)
+            .filter(|id| !ids.contains(id))
+            .collect();
+        if !stray.is_empty() {
+            eprintln!(
+                "fenguard doctor: warning: the baseline names {} check(s) this run does not have: {}",
+                stray.len(),
+                stray.join(", ")
+            );
+        }
+    }
     skips.apply(&mut checks);
     controls::classify(&mut checks);
     let fail_on = controls::apply_fail_on(&mut checks, args.fail_on);
@@ -193,6 +215,16 @@ pub fn run(args: &DoctorArgs) -> ExitCode {
         ExitCode::SUCCESS
     }
 }
+
+/// The check groups, in the order they run (the first part of every check id).
+pub const GROUPS: [&str; 6] = [
+    "handshake",
+    "search",
+    "movegen",
+    "hostile",
+    "chess960",
+    "variant",
+];
 
 /// Every group in order; a failed handshake ends the run after its checks. A group `skips`
 /// names whole is not run (movegen's perft detection still is: the other groups use it).

@@ -38,5 +38,8 @@ fn the_html_report_escapes_what_the_engine_wrote() {
         .expect("fenguard doctor");
     assert_eq!(o.status.code(), Some(1), "the option line fails its check");
     let page = assert_no_raw_controls(&o.stdout, "fenguard doctor --format html");
-    assert!(page.contains("Evil\\u{1b}]52;c;ZWNobyBwd25lZA==\\u{7}"), "{page}");
+    assert!(
+        page.contains("Evil\\u{1b}]52;c;ZWNobyBwd25lZA==\\u{7}"),
+        "{page}"
+    );
 }

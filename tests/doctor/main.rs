@@ -13,3 +13,4 @@ mod doctor_engines;
 mod doctor_escapes;
 mod doctor_fake;
 mod doctor_faults;
+mod doctor_typos;
