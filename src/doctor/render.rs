@@ -61,20 +61,24 @@ pub fn text(report: &Report) -> String {
     if demoted > 0 {
         let _ = writeln!(
             s,
-            "fails of {} only fail the run (--fail-on): {demoted} other fails reported as warns",
-            m.fail_on.join(", ")
+            "{demoted} other fails reported as warns: only {} fails fail the run (--fail-on)",
+            m.fail_on.join(" and ")
         );
     }
     if let Some(b) = &m.baseline {
+        let listed = |ids: &[String]| match ids.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", ids.join(", ")),
+        };
         let _ = writeln!(
             s,
-            "baseline {}: {} known fails, {} new ({}), {} fixed ({})",
+            "baseline {}: {} known fails, {} new{}, {} fixed{}",
             clean(&b.file),
             b.known.len(),
             b.new.len(),
-            b.new.join(", "),
+            listed(&b.new),
             b.fixed.len(),
-            b.fixed.join(", ")
+            listed(&b.fixed)
         );
     }
     if !m.not_survived.is_empty() {

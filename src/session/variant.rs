@@ -84,9 +84,14 @@ impl Session {
         let reason = match why {
             NotOffered::Unknown => "its options are not known before its uciok".to_owned(),
             NotOffered::NoOption => format!("it announced no option {name}"),
+            NotOffered::NoVar if value.is_empty() => format!("its {name} has no empty var"),
             NotOffered::NoVar => format!("its {name} has no var {value}"),
         };
-        let wanted = wanted.record_name().unwrap_or_else(|| "chess".to_owned());
+        let wanted = match wanted.record_name() {
+            Some(name) if !name.is_empty() => name,
+            _ if value.is_empty() => "(no value)".to_owned(),
+            _ => "chess".to_owned(),
+        };
         let judged = self
             .rules
             .record_name()
