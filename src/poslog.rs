@@ -9,7 +9,7 @@
 //! The records of the GUI's other lines that matter for the engine (`option`, `command`: just
 //! the line, for `fenguard replay`) have no compact form: their size never depends on the game.
 //! No record is dropped silently: the queue to the writer is bounded only in bytes
-//! ([`QUEUE_BYTES`]), the writer takes every record queued at once ([`writer`]), and the
+//! ([`QUEUE_BYTES`]), the writer takes every record queued at once (`writer`), and the
 //! records a writer truly could not write (a full disk, a stuck one) are counted and named by a
 //! `gap` record ([`gap`]) as soon as one can be written.
 
@@ -36,7 +36,7 @@ use gap::Run;
 pub use rotate::{RotatingFile, Rotation, rotated_path};
 use writer::{Msg, Writer};
 
-/// Bytes of records (as [`record_bytes`] counts them) the queue holds before new records are
+/// Bytes of records (as `record_bytes` counts them) the queue holds before new records are
 /// dropped (and counted in a `gap` record, [`gap`]): far more than a writer that merely lags
 /// ever holds (a writer that cannot keep up with the relay for a while), so that only a writer
 /// stuck in a write (a hung disk) reaches it; the memory a stuck writer can cost.
@@ -46,7 +46,7 @@ pub const QUEUE_BYTES: usize = 16 << 20;
 const DONE_QUEUE: usize = 4096;
 
 /// The open `positions.jsonl`: records go over a queue to a writer thread, which renders each
-/// as JSON and writes and flushes them a batch at a time ([`writer`]), so the relay pays
+/// as JSON and writes and flushes them a batch at a time (`writer`), so the relay pays
 /// neither the rendering nor the disk. The queue holds up to [`QUEUE_BYTES`] of records; a
 /// record that does not fit is lost, and so is one the system refuses to write (a full disk),
 /// and each run of lost records gets a `gap` record ([`gap`]) as soon as one can be written.
