@@ -285,6 +285,18 @@ pub fn lazy_figure(
 /// The diagnostics as a list: `severity[code]: message`, then `text` with the span
 /// underlined (marked), rustc-style.
 pub fn diagnostics(findings: &[Finding], text: &str) -> String {
+    diagnostics_with(findings, |span, sev| {
+        spanned(text, span.clone())
+            .map(|shown| shown.replace("<mark>", &format!("<mark class=\"s-{sev}\">")))
+    })
+}
+
+/// The diagnostics as a list: `severity[code]: message`, then what `span_html` makes of each
+/// diagnostic's span (its byte range and its escaped severity; `None`: nothing).
+pub fn diagnostics_with(
+    findings: &[Finding],
+    span_html: impl Fn(&std::ops::Range<usize>, &str) -> Option<String>,
+) -> String {
     if findings.is_empty() {
         return String::new();
     }
@@ -297,10 +309,8 @@ pub fn diagnostics(findings: &[Finding], text: &str) -> String {
             escape(&f.code),
             escape(&f.message)
         );
-        if let Some(span) = &f.span
-            && let Some(shown) = spanned(text, span.clone())
-        {
-            s.push_str(&shown.replace("<mark>", &format!("<mark class=\"s-{sev}\">")));
+        if let Some(shown) = f.span.as_ref().and_then(|span| span_html(span, &sev)) {
+            s.push_str(&shown);
         }
         s.push_str("</li>");
     }

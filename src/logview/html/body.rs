@@ -51,29 +51,12 @@ fn move_list(r: &Value, skip: usize) -> String {
 /// The diagnostics of a position: `severity[code]: message`, then the GUI's line with the
 /// span marked (left to the script: `data-span`).
 fn diagnostics(findings: &[Finding]) -> String {
-    if findings.is_empty() {
-        return String::new();
-    }
-    let mut s = String::from("<ul class=\"diags\">");
-    for f in findings {
-        let sev = escape(&f.severity);
-        let _ = write!(
-            s,
-            "<li class=\"diag s-{sev}\"><b>{sev}[{}]</b>: {}",
-            escape(&f.code),
-            escape(&f.message)
-        );
-        if let Some(span) = &f.span {
-            let _ = write!(
-                s,
-                "<pre data-span=\"{},{}\" data-sev=\"{sev}\"></pre>",
-                span.start, span.end
-            );
-        }
-        s.push_str("</li>");
-    }
-    s.push_str("</ul>");
-    s
+    html::diagnostics_with(findings, |span, sev| {
+        Some(format!(
+            "<pre data-span=\"{},{}\" data-sev=\"{sev}\"></pre>",
+            span.start, span.end
+        ))
+    })
 }
 
 /// A position's body: the GUI's line (unless it extends the previous position, `skip` moves,
