@@ -128,13 +128,22 @@ fn failed_auth_lines_are_delayed_more_each_time_and_logged_once_per_source() {
         took.push(start.elapsed());
     }
     eprintln!("refusals took {took:?}");
-    assert!(took[0] < Duration::from_millis(90), "{took:?}");
+    // The delay is judged from below (the daemon's own 800 ms), and the undelayed answers
+    // against it, not against a wall-clock bound a loaded machine can break.
     assert!(took[4] >= Duration::from_millis(800), "{took:?}");
+    assert!(
+        took[0] < took[4] / 2,
+        "the first refusal waits no back-off: {took:?}"
+    );
     let mut good = daemon.client();
     let start = Instant::now();
     good.send(&format!("auth {TOKEN}\n"));
     good.handshake();
-    assert!(start.elapsed() < Duration::from_secs(3));
+    let good_took = start.elapsed();
+    assert!(
+        good_took < took[4] * 4,
+        "a right token waits no back-off of the wrong ones (its engine start aside): {good_took:?} against {took:?}"
+    );
     let log = daemon.log();
     assert_eq!(log.matches("refused: wrong token").count(), 1, "{log}");
 }
